@@ -1,0 +1,12 @@
+import type { AttemptFailure } from "./failure"
+
+/** The engine retries an InfraFailure without the operator until this many Attempts exist. */
+export const MAX_AUTO_ATTEMPTS = 3
+
+/**
+ * Only an InfraFailure retries by itself, and only below Attempt 3. The cap counts the Attempt number,
+ * not Attempts since the last operator retry, so an operator retry of a third Attempt that hits an
+ * InfraFailure fails the Run again.
+ */
+export const shouldAutoRetry = (failure: AttemptFailure, attemptNumber: number): boolean =>
+  failure._tag === "InfraFailure" && attemptNumber < MAX_AUTO_ATTEMPTS

@@ -1,0 +1,28 @@
+import { Schema } from "effect"
+import { EventId } from "../ids/EventId"
+import { ItemKey } from "../ids/ItemKey"
+import { RunId } from "../ids/RunId"
+import { AttemptId } from "../ids/AttemptId"
+import { RunState } from "./state"
+
+/** A Run as the ledger holds it. `version` increases with every write; a stale write is refused. */
+export class Run extends Schema.Class<Run>("Run")({
+  id: Schema.String.pipe(Schema.fromBrand(RunId)),
+  eventId: Schema.String.pipe(Schema.fromBrand(EventId)),
+  loop: Schema.String,
+  itemKey: Schema.String.pipe(Schema.fromBrand(ItemKey)),
+  repository: Schema.String,
+  number: Schema.optional(Schema.Number),
+  generation: Schema.Number,
+  state: RunState,
+  version: Schema.Number,
+  task: Schema.String,
+  agent: Schema.String,
+  model: Schema.optional(Schema.String),
+  approvalRequired: Schema.Boolean,
+  receivedAt: Schema.Number,
+  createdAt: Schema.Number,
+  updatedAt: Schema.Number,
+  /** The latest failed Attempt an operator marked as handled. */
+  resolvedFailureAttemptId: Schema.optional(Schema.String.pipe(Schema.fromBrand(AttemptId)))
+}) {}

@@ -1,0 +1,143 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Attempt } from "@usine/core/attempt/Attempt"
+import type { AttemptOutcome } from "@usine/core/attempt/outcome"
+import type { Submission } from "@usine/core/event/Submission"
+import type { AttemptId } from "@usine/core/ids/AttemptId"
+import type { EventId } from "@usine/core/ids/EventId"
+import type { ItemKey } from "@usine/core/ids/ItemKey"
+import type { RunId } from "@usine/core/ids/RunId"
+import type { AttemptNotOpen, RunNotFound, RunStateConflict, StaleRunVersion } from "@usine/core/run/errors"
+import type { Run } from "@usine/core/run/Run"
+import type { Actor, Transition } from "@usine/core/run/Transition"
+import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
+
+/** The Ask stored when an Item's cycle budget is used up; only the operator's reset answers it. */
+export interface CycleBudgetAsk {
+  readonly askId: string
+  readonly loop: string
+  readonly itemKey: ItemKey
+  readonly generation: number
+  readonly limit: number
+  readonly askedAt: number
+}
+
+export type ClaimResult =
+  /** A Run exists for the Event: newly opened (Pending) or found, whatever its state. */
+  | { readonly _tag: "Claimed"; readonly run: Run; readonly opened: boolean; readonly superseded: Option.Option<RunId> }
+  /** A Run of the same Loop and Item is Running; the Event waits behind it. */
+  | { readonly _tag: "Queued"; readonly eventId: EventId; readonly behind: RunId }
+  /** The Event is ignored, or belongs to an older cycle generation. */
+  | { readonly _tag: "Ignored"; readonly eventId: EventId; readonly reason: string }
+  /** The Item's cycle budget is used up; a supersede decided first still committed. */
+  | { readonly _tag: "CycleBlocked"; readonly ask: CycleBudgetAsk; readonly superseded: Option.Option<RunId> }
+
+/** What the engine does after an Attempt's outcome is recorded. */
+export type FinishDecision =
+  | { readonly _tag: "RetryAttempt"; readonly run: Run }
+  | { readonly _tag: "Closed"; readonly run: Run }
+
+/** How `beginAttempt` found the Run. */
+export type BeginResult =
+  | { readonly _tag: "Started"; readonly run: Run; readonly attempt: Attempt }
+  | { readonly _tag: "Reattached"; readonly run: Run; readonly attempt: Attempt }
+  /** A restart found the open Attempt gone at number 3 or above: it closed as InfraFailure and the Run Failed. */
+  | { readonly _tag: "Failed"; readonly run: Run }
+
+/** An operator's replacement of a Run's task text, Agent and model for every later Attempt. */
+export interface Amendment {
+  readonly task?: string
+  readonly agent?: string
+  readonly model?: string
+}
+
+export interface QueuedEvent {
+  readonly eventId: EventId
+  readonly loop: string
+  readonly itemKey: ItemKey
+  readonly receivedAt: number
+  readonly submission: Submission
+}
+
+export type StoreError = RunNotFound | RunStateConflict | StaleRunVersion
+
+/**
+ * The ledger. Every state change goes through a typed transition in `@usine/core/run/state` and writes its
+ * transition row in the same transaction. Writes that take `expectedVersion` refuse a stale caller.
+ */
+export class RunStore extends Context.Tag("usine/RunStore")<
+  RunStore,
+  {
+    /** Records an Event and claims a Run for it, in one transaction (the seed's five steps). */
+    readonly recordAndClaim: (submission: Submission) => Effect.Effect<ClaimResult>
+    /** Opens the Run of a queued Event after the blocking Run closed; older queued Events of the pair are consumed. */
+    readonly claimQueued: (eventId: EventId) => Effect.Effect<ClaimResult>
+    /** The newest queued Event of a Loop and Item, if any. */
+    readonly newestQueued: (loop: string, itemKey: ItemKey) => Effect.Effect<Option.Option<QueuedEvent>>
+    /** Marks every queued Event of a Loop and Item ignored (their trigger no longer holds). */
+    readonly revokeQueued: (loop: string, itemKey: ItemKey, reason: string) => Effect.Effect<number>
+    /** Pending → Waiting. */
+    readonly parkForApproval: (runId: RunId) => Effect.Effect<Run, StoreError>
+    /** Waiting → Queued with the approval Event; a repeat on a Queued or later Run is a no-op (`approved: false`). */
+    readonly approve: (
+      runId: RunId,
+      expectedVersion?: number
+    ) => Effect.Effect<{ readonly run: Run; readonly approved: boolean }, StoreError>
+    /**
+     * Starts the next Attempt (Startable → Running), or reattaches the open one when `live` says it still runs.
+     * An open Attempt that is not live closes as InfraFailure first; at number 3 or above the Run Fails.
+     */
+    readonly beginAttempt: (
+      runId: RunId,
+      options: { readonly live: (attempt: Attempt) => boolean; readonly worker?: string }
+    ) => Effect.Effect<BeginResult, StoreError>
+    /** Records the executor's handle for reattaching the Attempt's session. */
+    readonly recordSession: (attemptId: AttemptId, session: string) => Effect.Effect<void, AttemptNotOpen>
+    /** Closes the open Attempt; Running → Succeeded, Failed, or stays Running for an auto-retry. */
+    readonly finishAttempt: (
+      attemptId: AttemptId,
+      outcome: AttemptOutcome
+    ) => Effect.Effect<FinishDecision, StoreError | AttemptNotOpen>
+    /** Operator retry: Failed → Running, no cap; optionally amends task, Agent and model first. */
+    readonly retry: (
+      runId: RunId,
+      options?: { readonly amendment?: Amendment; readonly expectedVersion?: number }
+    ) => Effect.Effect<Run, StoreError>
+    /** Any open state → Canceled (OperatorCanceled); an open Attempt closes as Canceled. Repeat is a no-op. */
+    readonly cancel: (
+      runId: RunId,
+      options?: { readonly expectedVersion?: number; readonly reason?: string }
+    ) => Effect.Effect<{ readonly run: Run; readonly canceled: boolean; readonly attempt: Option.Option<Attempt> }, StoreError>
+    /** The Item stopped matching the Loop: cancels its unstarted Runs (Revoked) and ignores its queued Events. */
+    readonly revoke: (loop: string, itemKey: ItemKey) => Effect.Effect<ReadonlyArray<RunId>>
+    /** Waiting → Canceled (ApprovalTimedOut). */
+    readonly expireApproval: (runId: RunId, afterMinutes: number) => Effect.Effect<Run, StoreError>
+    /** Marks the latest failed Attempt handled; the state does not change. */
+    readonly resolveFailure: (runId: RunId) => Effect.Effect<Run, StoreError>
+    /** New generation for the Item, Ask cleared, unstarted reservations moved, `reset_pending` set. */
+    readonly resetCycleBudget: (itemKey: ItemKey) => Effect.Effect<{ readonly generation: number }>
+    /** The Item's current cycle generation (0 when never reset). */
+    readonly generation: (itemKey: ItemKey) => Effect.Effect<number>
+    /** Items whose budget was reset since the last poll consumed the flag; reading clears it. */
+    readonly takeResetPending: (repository: string) => Effect.Effect<ReadonlyArray<ItemKey>>
+    /** Open cycle-budget Asks. */
+    readonly asks: Effect.Effect<ReadonlyArray<CycleBudgetAsk>>
+    /** Pauses or unpauses a Loop. */
+    readonly setPaused: (loop: string, paused: boolean) => Effect.Effect<void>
+    readonly pausedLoops: Effect.Effect<ReadonlySet<string>>
+    /** Appends transcript rows to an Attempt; returns the new last sequence number. */
+    readonly appendTranscript: (
+      attemptId: AttemptId,
+      entries: ReadonlyArray<TranscriptEntry>
+    ) => Effect.Effect<number>
+    readonly transcript: (
+      attemptId: AttemptId,
+      afterSeq?: number
+    ) => Effect.Effect<ReadonlyArray<TranscriptEntry & { readonly seq: number }>>
+    readonly getRun: (runId: RunId) => Effect.Effect<Run, RunNotFound>
+    readonly openRuns: Effect.Effect<ReadonlyArray<Run>>
+    readonly attempts: (runId: RunId) => Effect.Effect<ReadonlyArray<Attempt>>
+    readonly transitions: (runId: RunId) => Effect.Effect<ReadonlyArray<Transition>>
+  }
+>() {}
+
+export type { Actor }
