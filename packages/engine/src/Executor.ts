@@ -1,0 +1,65 @@
+import { Context, type Effect, Schema } from "effect"
+import type { Attempt } from "@usine/core/attempt/Attempt"
+import type { AttemptOutcome } from "@usine/core/attempt/outcome"
+import type { AttemptId } from "@usine/core/ids/AttemptId"
+import type { Run } from "@usine/core/run/Run"
+import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
+
+/** What the executor needs to know of the Loop for one Attempt. */
+export interface AttemptPolicy {
+  readonly verify: ReadonlyArray<string>
+  readonly verifyRounds: number
+  readonly forbiddenPaths: ReadonlyArray<string>
+  readonly maxChangedFiles: number | undefined
+  readonly maxAttemptMinutes: number | undefined
+  readonly stallMinutes: number | undefined
+  readonly kind: "issues" | "pull_requests" | "schedule"
+}
+
+export interface AttemptRequest {
+  readonly run: Run
+  readonly attempt: Attempt
+  /** The Worker the slot was reserved on. */
+  readonly worker: string
+  /** True when the session already runs and the executor only follows it again. */
+  readonly reattach: boolean
+  readonly policy: AttemptPolicy
+  /** Transcript rows as they arrive; the engine stores them. */
+  readonly onTranscript: (entries: ReadonlyArray<TranscriptEntry>) => Effect.Effect<void>
+  /** Called once the session is started, with the handle `isLive` and reattach need later. */
+  readonly onSession: (session: string) => Effect.Effect<void>
+}
+
+/** The session an intervention addressed is gone. */
+export class SessionGone extends Schema.TaggedError<SessionGone>()("SessionGone", { attemptId: Schema.String }) {
+  override get message() {
+    return `the session of attempt ${this.attemptId} is not running`
+  }
+}
+
+export interface RecoveryReport {
+  readonly salvaged: ReadonlyArray<string>
+  readonly removed: ReadonlyArray<string>
+  /** Workspaces of Attempts whose session still runs: left for reattach. */
+  readonly kept: ReadonlyArray<string>
+}
+
+/**
+ * The port between the engine and whatever runs Attempts. Interrupting `execute` detaches: the session keeps
+ * running for a later reattach (drain, restart). Only `cancel` stops a session.
+ */
+export class Executor extends Context.Tag("usine/Executor")<
+  Executor,
+  {
+    /** Whether an open Attempt's session still runs, for example after a daemon restart. */
+    readonly isLive: (attempt: Attempt) => Effect.Effect<boolean>
+    /** Runs a new Attempt, or follows a live one, to its outcome; never fails, failures are outcomes. */
+    readonly execute: (request: AttemptRequest) => Effect.Effect<AttemptOutcome>
+    /** Stops a session: cooperative first, then forceful; the work is salvaged. */
+    readonly cancel: (attemptId: AttemptId) => Effect.Effect<void>
+    /** Delivers an operator message to a live session and records it in the transcript. */
+    readonly intervene: (attemptId: AttemptId, message: string) => Effect.Effect<void, SessionGone>
+    /** Salvages or removes every workspace an earlier process left; keeps those of live sessions. */
+    readonly recoverWorkspaces: (liveAttempts: ReadonlyArray<Attempt>) => Effect.Effect<RecoveryReport>
+  }
+>() {}

@@ -1,0 +1,43 @@
+import type { AttemptFailure } from "@usine/core/attempt/failure"
+import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
+
+/** How to start one agent CLI for one Attempt. */
+export interface HarnessInvocation {
+  readonly argv: ReadonlyArray<string>
+  /** Added to the environment the Agent's config grants; never the daemon's own. */
+  readonly env: Readonly<Record<string, string>>
+  /** Written to the process's stdin, then stdin is closed (unless the harness keeps it for interventions). */
+  readonly stdin: string | undefined
+  /** Files to write into the Attempt's folder before start, relative path → content (harness config). */
+  readonly files: Readonly<Record<string, string>>
+}
+
+export interface HarnessInput {
+  readonly prompt: string
+  readonly model: string | undefined
+  /** The worktree: the agent's working directory. */
+  readonly workdir: string
+  /** The Attempt's own folder (stream file, harness config), outside the worktree. */
+  readonly attemptDir: string
+  /** The Agent's configured command line, for the `command` harness or to override a CLI's binary. */
+  readonly command: ReadonlyArray<string> | undefined
+}
+
+/** Parser state carried between lines of one stream (a harness may need to join partial messages). */
+export interface StreamParser {
+  /** Maps one line of the agent's stdout to transcript rows; unknown or invalid lines become `system` or `error` rows. */
+  readonly line: (line: string, at: number) => ReadonlyArray<TranscriptEntry>
+  /** What the stream said about failure once it ended, if anything (a rate limit, a failed turn). */
+  readonly failure: () => AttemptFailure | undefined
+}
+
+/** One agent CLI: how to start it and how to read what it prints. */
+export interface Harness {
+  readonly name: "codex" | "claude" | "pi" | "command"
+  readonly invocation: (input: HarnessInput) => HarnessInvocation
+  readonly parser: () => StreamParser
+  /** Maps the process's exit to a failure; `undefined` means it ended well. */
+  readonly exitFailure: (exitCode: number | null, signal: string | null, stream: StreamParser) => AttemptFailure | undefined
+  /** A line that means the CLI is stuck retrying forever (Codex's "Reconnecting..."), counted as no progress. */
+  readonly isStallLine: (line: string) => boolean
+}
