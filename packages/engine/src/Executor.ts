@@ -23,6 +23,8 @@ export interface AttemptRequest {
   readonly worker: string
   /** True when the session already runs and the executor only follows it again. */
   readonly reattach: boolean
+  /** Transcript rows the ledger already holds for this Attempt: a reattach resumes after them, no gap, no repeat. */
+  readonly transcriptRowsStored: number
   readonly policy: AttemptPolicy
   /** Transcript rows as they arrive; the engine stores them. */
   readonly onTranscript: (entries: ReadonlyArray<TranscriptEntry>) => Effect.Effect<void>
