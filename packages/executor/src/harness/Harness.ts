@@ -29,6 +29,8 @@ export interface StreamParser {
   readonly line: (line: string, at: number) => ReadonlyArray<TranscriptEntry>
   /** What the stream said about failure once it ended, if anything (a rate limit, a failed turn). */
   readonly failure: () => AttemptFailure | undefined
+  /** The last error the stream reported (or the tail of a plain-text stream), as evidence for an exit failure. */
+  readonly lastError?: () => string | undefined
 }
 
 /** One agent CLI: how to start it and how to read what it prints. */

@@ -1,0 +1,19 @@
+import type { RedactorService } from "../Redactor"
+import type { GuardViolation } from "./GuardViolation"
+import type { DiffFile } from "./UnifiedDiff"
+
+/**
+ * Scans the lines a change adds for high-confidence secrets (the Redactor's strict patterns and the values
+ * registered at runtime). Removed and context lines are already in the repository; binary files are not read.
+ */
+export const secretScan = (files: ReadonlyArray<DiffFile>, redactor: RedactorService): ReadonlyArray<GuardViolation> =>
+  files.flatMap((file) =>
+    file.added.flatMap(({ line, text }) =>
+      redactor.scan(text).map((finding): GuardViolation => ({
+        guard: "secret_scan",
+        path: file.newPath ?? file.oldPath ?? "?",
+        line,
+        detail: `looks like a ${finding.kind.replace(/_/g, " ")}`
+      }))
+    )
+  )

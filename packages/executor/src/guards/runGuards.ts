@@ -1,0 +1,41 @@
+import { AgentFailure } from "@usine/core/attempt/failure"
+import type { AttemptPolicy } from "@usine/engine/Executor"
+import type { RedactorService } from "../Redactor"
+import { changedFiles } from "./ChangedFiles"
+import { forbiddenPaths } from "./ForbiddenPaths"
+import type { GuardViolation } from "./GuardViolation"
+import { secretScan } from "./SecretScan"
+import { parseUnifiedDiff } from "./UnifiedDiff"
+
+export type GuardResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly violations: ReadonlyArray<GuardViolation> }
+
+/**
+ * Runs every pre-push guard on the Attempt's diff against its base. All guards run, so the operator sees every
+ * violation at once. The diff must have git's default shape whatever the user's git config says:
+ * `git diff -M --no-color --no-ext-diff --src-prefix=a/ --dst-prefix=b/ <base> HEAD`.
+ */
+export const runGuards = (
+  diff: string,
+  policy: Pick<AttemptPolicy, "forbiddenPaths" | "maxChangedFiles">,
+  redactor: RedactorService
+): GuardResult => {
+  const files = parseUnifiedDiff(diff)
+  const violations = [
+    ...forbiddenPaths(files, policy.forbiddenPaths),
+    ...changedFiles(files, policy.maxChangedFiles),
+    ...secretScan(files, redactor)
+  ]
+  return violations.length === 0 ? { ok: true } : { ok: false, violations }
+}
+
+const describe = (v: GuardViolation): string =>
+  `${v.guard}: ${v.path === undefined ? "" : `${v.path}${v.line === undefined ? "" : `:${v.line}`} `}${v.detail}`
+
+/** The Attempt's failure when a guard refused: nothing was pushed, and the evidence lists every violation. */
+export const guardFailure = (violations: ReadonlyArray<GuardViolation>): AgentFailure =>
+  new AgentFailure({
+    reason: `the pre-push guards refused the change (${violations.length} violation${violations.length === 1 ? "" : "s"}); nothing was pushed`,
+    evidence: violations.map(describe).join("\n")
+  })

@@ -1,0 +1,135 @@
+import { AgentFailure, type AttemptFailure } from "@usine/core/attempt/failure"
+import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
+import { cliArgv } from "./cliArgv"
+import type { Harness, StreamParser } from "./Harness"
+import { arr, jsonLine, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
+import { processExitFailure } from "./processExitFailure"
+import { providerFailure } from "./providerFailure"
+import { toolCallText } from "./toolCallText"
+import { truncate } from "./truncate"
+import { usageText } from "./usageText"
+
+/**
+ * `claude -p --output-format stream-json --verbose`, the prompt on stdin. Permissions are skipped like Codex's
+ * sandbox: the agent works unattended in a disposable worktree and the push guards check what it did.
+ */
+export const ClaudeHarness: Harness = {
+  name: "claude",
+  invocation: (input) => ({
+    argv: [
+      ...cliArgv(input.command, "claude"),
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--dangerously-skip-permissions",
+      ...(input.model === undefined ? [] : ["--model", input.model])
+    ],
+    env: {},
+    stdin: input.prompt,
+    files: {}
+  }),
+  parser: () => claudeParser(),
+  exitFailure: processExitFailure,
+  isStallLine: () => false
+}
+
+/** A tool result's content is a string or a list of content blocks; only their text matters here. */
+const resultText = (content: unknown): string =>
+  typeof content === "string"
+    ? content
+    : arr(content)
+        .map((block) => str(obj(block)["text"]) ?? (obj(block)["type"] === "image" ? "[image]" : ""))
+        .join("\n")
+
+const claudeParser = (): StreamParser => {
+  const tools = new Map<string, string>()
+  let failure: AttemptFailure | undefined
+  let lastError: string | undefined
+
+  const assistant = (message: Readonly<Record<string, unknown>>, at: number): ReadonlyArray<TranscriptEntry> =>
+    arr(message["content"]).flatMap((raw): ReadonlyArray<TranscriptEntry> => {
+      const block = obj(raw)
+      switch (block["type"]) {
+        case "text": {
+          const text = str(block["text"]) ?? ""
+          // Claude Code reports API errors as a message from a "<synthetic>" model, not from Claude.
+          if (message["model"] !== "<synthetic>") return [{ kind: "assistant", text: truncate(text), at }]
+          lastError = text
+          return [{ kind: "error", text: truncate(text), at }]
+        }
+        case "thinking":
+          return [{ kind: "system", text: truncate(`thinking: ${str(block["thinking"]) ?? ""}`), at }]
+        case "redacted_thinking":
+          return []
+        case "tool_use": {
+          const tool = str(block["name"]) ?? "?"
+          tools.set(str(block["id"]) ?? "", tool)
+          return [{ kind: "tool_call", tool, text: toolCallText(block["input"]), at }]
+        }
+        default:
+          return [unknownEventRow(block, at)]
+      }
+    })
+
+  const user = (message: Readonly<Record<string, unknown>>, at: number): ReadonlyArray<TranscriptEntry> =>
+    arr(message["content"]).flatMap((raw): ReadonlyArray<TranscriptEntry> => {
+      const block = obj(raw)
+      if (block["type"] !== "tool_result") return []
+      const tool = tools.get(str(block["tool_use_id"]) ?? "")
+      const text = truncate(resultText(block["content"]))
+      return [{ kind: "tool_result", ...(tool === undefined ? {} : { tool }), text: block["is_error"] === true ? `error: ${text}` : text, at }]
+    })
+
+  const result = (e: StreamEvent, at: number): ReadonlyArray<TranscriptEntry> => {
+    const u = obj(e["usage"])
+    const cached = num(u["cache_read_input_tokens"])
+    const usage: Usage = {
+      inputTokens: num(u["input_tokens"]) + num(u["cache_creation_input_tokens"]) + cached,
+      outputTokens: num(u["output_tokens"]),
+      cachedInputTokens: cached,
+      ...(typeof e["total_cost_usd"] === "number" ? { costUsd: e["total_cost_usd"] } : {})
+    }
+    const rows: Array<TranscriptEntry> = [{ kind: "usage", text: usageText(usage), usage, at }]
+    if (e["is_error"] !== true) return rows
+    const subtype = str(e["subtype"]) ?? "error"
+    const errors = arr(e["errors"]).filter((x): x is string => typeof x === "string")
+    const message = str(e["result"]) ?? (errors.length > 0 ? errors.join("\n") : subtype)
+    lastError = message
+    failure =
+      subtype === "error_max_turns"
+        ? new AgentFailure({ reason: "the agent ran out of turns", evidence: `${num(e["num_turns"])} turns` })
+        : subtype === "error_max_budget_usd"
+          ? new AgentFailure({ reason: "the agent reached its cost cap", evidence: message })
+          : providerFailure(message, at)
+    return [{ kind: "error", text: truncate(message), at }, ...rows]
+  }
+
+  const event = (e: StreamEvent, at: number): ReadonlyArray<TranscriptEntry> => {
+    switch (e.type) {
+      case "system":
+        return e["subtype"] === "init"
+          ? [{ kind: "system", text: `claude session ${str(e["session_id"]) ?? "?"} (${str(e["model"]) ?? "?"})`, at }]
+          : [{ kind: "system", text: truncate(`${str(e["subtype"]) ?? "system"}: ${JSON.stringify(e)}`, 2048), at }]
+      case "assistant":
+        return assistant(obj(e["message"]), at)
+      case "user":
+        return user(obj(e["message"]), at)
+      case "result":
+        return result(e, at)
+      case "stream_event":
+        return []
+      default:
+        return [unknownEventRow(e, at)]
+    }
+  }
+
+  return {
+    line: (raw, at) => {
+      const parsed = jsonLine(raw, at)
+      return parsed._tag === "Rows" ? parsed.rows : event(parsed.event, at)
+    },
+    failure: () => failure,
+    lastError: () => lastError
+  }
+}

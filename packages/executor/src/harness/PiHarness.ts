@@ -1,0 +1,151 @@
+import { join } from "node:path"
+import { type AttemptFailure, InfraFailure } from "@usine/core/attempt/failure"
+import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
+import { cliArgv } from "./cliArgv"
+import type { Harness, StreamParser } from "./Harness"
+import { arr, jsonLine, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
+import { processExitFailure } from "./processExitFailure"
+import { providerFailure } from "./providerFailure"
+import { toolCallText } from "./toolCallText"
+import { truncate } from "./truncate"
+import { usageText } from "./usageText"
+
+/**
+ * `pi --mode json -p --no-session`, the prompt on stdin (Pi reads piped stdin as its first message, which also
+ * keeps a prompt starting with `@` or `-` from being read as a file or a flag). `PI_CODING_AGENT_DIR` lives in
+ * the Attempt's folder so the user's ~/.pi is never read; `PI_OFFLINE` stops Pi's background update checks.
+ */
+export const PiHarness: Harness = {
+  name: "pi",
+  invocation: (input) => ({
+    argv: [
+      ...cliArgv(input.command, "pi"),
+      "--mode",
+      "json",
+      "-p",
+      "--no-session",
+      ...(input.model === undefined ? [] : ["--model", input.model])
+    ],
+    env: { PI_CODING_AGENT_DIR: join(input.attemptDir, "pi-agent"), PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" },
+    stdin: input.prompt,
+    files: { "pi-agent/settings.json": "{}\n" }
+  }),
+  parser: () => piParser(),
+  exitFailure: processExitFailure,
+  // Pi's own retries are bounded and reported, but they are not progress. Its silent waits (a provider's
+  // retry-after honoured inside the HTTP client) print nothing at all: only the executor's stall timer sees them.
+  isStallLine: (line) => {
+    if (!line.includes("auto_retry_start")) return false
+    const parsed = jsonLine(line, 0)
+    return parsed._tag === "Event" && parsed.event.type === "auto_retry_start"
+  }
+}
+
+const contentText = (content: unknown): string =>
+  arr(content)
+    .map((block) => str(obj(block)["text"]) ?? (obj(block)["type"] === "image" ? "[image]" : ""))
+    .join("\n")
+
+const piParser = (): StreamParser => {
+  const total = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0 }
+  let failure: AttemptFailure | undefined
+  let lastError: string | undefined
+
+  const error = (message: string, at: number): TranscriptEntry => {
+    lastError = message
+    return { kind: "error", text: truncate(message), at }
+  }
+
+  const assistant = (message: Readonly<Record<string, unknown>>, at: number): ReadonlyArray<TranscriptEntry> => {
+    const rows = arr(message["content"]).flatMap((raw): ReadonlyArray<TranscriptEntry> => {
+      const block = obj(raw)
+      switch (block["type"]) {
+        case "text":
+          return [{ kind: "assistant", text: truncate(str(block["text"]) ?? ""), at }]
+        case "thinking":
+          return [{ kind: "system", text: truncate(`thinking: ${str(block["thinking"]) ?? ""}`), at }]
+        case "toolCall":
+          return [{ kind: "tool_call", tool: str(block["name"]) ?? "?", text: toolCallText(block["arguments"]), at }]
+        default:
+          return [unknownEventRow(block, at)]
+      }
+    })
+    const u = obj(message["usage"])
+    const cached = num(u["cacheRead"])
+    total.inputTokens += num(u["input"]) + cached + num(u["cacheWrite"])
+    total.cachedInputTokens += cached
+    total.outputTokens += num(u["output"])
+    total.costUsd += num(obj(u["cost"])["total"])
+    const usage: Usage = { ...total }
+    rows.push({ kind: "usage", text: usageText(usage), usage, at })
+    const stop = message["stopReason"]
+    if (stop === "error") {
+      const reported = str(message["errorMessage"]) ?? "the model request failed"
+      failure = providerFailure(reported, at)
+      rows.push(error(reported, at))
+    } else if (stop === "aborted") {
+      const reported = str(message["errorMessage"]) ?? "the agent's turn was aborted"
+      failure = new InfraFailure({ reason: "the agent's turn was aborted before it finished", evidence: reported })
+      rows.push(error(reported, at))
+    } else {
+      failure = undefined
+    }
+    return rows
+  }
+
+  const event = (e: StreamEvent, at: number): ReadonlyArray<TranscriptEntry> => {
+    switch (e.type) {
+      case "session":
+        return [{ kind: "system", text: `pi session ${str(e["id"]) ?? "?"}`, at }]
+      // Partial and duplicate views of what message_end and tool_execution_end report once, complete.
+      case "agent_start":
+      case "agent_end":
+      case "turn_start":
+      case "turn_end":
+      case "message_start":
+      case "message_update":
+      case "tool_execution_start":
+      case "tool_execution_update":
+      case "queue_update":
+        return []
+      case "message_end": {
+        const message = obj(e["message"])
+        return message["role"] === "assistant" ? assistant(message, at) : []
+      }
+      case "tool_execution_end": {
+        const text = truncate(contentText(obj(e["result"])["content"]))
+        const tool = str(e["toolName"]) ?? "?"
+        return [{ kind: "tool_result", tool, text: e["isError"] === true ? `error: ${text}` : text, at }]
+      }
+      case "auto_retry_start": {
+        failure = undefined
+        const reason = str(e["errorMessage"]) ?? ""
+        const text = `retrying (attempt ${num(e["attempt"])} of ${num(e["maxAttempts"])}, in ${Math.round(num(e["delayMs"]) / 1000)} s) after: ${reason}`
+        return [{ kind: "system", text: truncate(text), at }]
+      }
+      case "auto_retry_end": {
+        if (e["success"] === true) return [{ kind: "system", text: "retry succeeded", at }]
+        const reported = str(e["finalError"]) ?? "retries exhausted"
+        failure = providerFailure(reported, at)
+        return [error(reported, at)]
+      }
+      case "compaction_start":
+        return [{ kind: "system", text: `compacting context (${str(e["reason"]) ?? "?"})`, at }]
+      case "compaction_end":
+        return [{ kind: "system", text: `context compacted${e["aborted"] === true ? " (aborted)" : ""}`, at }]
+      case "extension_error":
+        return [error(`extension ${str(e["extensionPath"]) ?? "?"}: ${str(e["error"]) ?? ""}`, at)]
+      default:
+        return [unknownEventRow(e, at)]
+    }
+  }
+
+  return {
+    line: (raw, at) => {
+      const parsed = jsonLine(raw, at)
+      return parsed._tag === "Rows" ? parsed.rows : event(parsed.event, at)
+    },
+    failure: () => failure,
+    lastError: () => lastError
+  }
+}

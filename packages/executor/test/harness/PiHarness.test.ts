@@ -1,0 +1,76 @@
+import { assert, describe, it } from "@effect/vitest"
+import { PiHarness } from "../../src/harness/PiHarness"
+import { fixtureLines, replay, replayLines } from "./replay"
+
+const input = { prompt: "@file -x", model: undefined, workdir: "/w/tree", attemptDir: "/w/attempt", command: undefined }
+
+const assistantEnd = (stopReason: string, errorMessage?: string) =>
+  JSON.stringify({
+    type: "message_end",
+    message: {
+      role: "assistant",
+      content: [],
+      usage: { input: 10, output: 0, cacheRead: 0, cacheWrite: 0, cost: { total: 0 } },
+      stopReason,
+      ...(errorMessage === undefined ? {} : { errorMessage })
+    }
+  })
+
+describe("PiHarness", () => {
+  it("starts pi in JSON print mode with the prompt on stdin and its agent dir in the Attempt's folder", () => {
+    const inv = PiHarness.invocation({ ...input, model: "sim/sim-model" })
+    assert.deepStrictEqual(inv.argv, ["pi", "--mode", "json", "-p", "--no-session", "--model", "sim/sim-model"])
+    assert.strictEqual(inv.stdin, "@file -x")
+    assert.strictEqual(inv.env["PI_CODING_AGENT_DIR"], "/w/attempt/pi-agent")
+    assert.strictEqual(inv.env["PI_OFFLINE"], "1")
+    assert.deepStrictEqual(Object.keys(inv.files), ["pi-agent/settings.json"])
+  })
+
+  it("maps the recorded stream without duplicates from partial updates", () => {
+    const { parser, rows } = replay(PiHarness, "pi-stream.jsonl")
+    assert.deepStrictEqual(
+      rows.map((r) => `${r.kind}:${r.tool ?? ""}`),
+      ["system:", "tool_call:bash", "usage:", "tool_result:bash", "assistant:", "usage:"]
+    )
+    assert.include(rows[0]?.text, "01a22bc3-edbf-774f-84c4-809511611fea")
+    assert.include(rows[1]?.text, "echo hello > hello.txt")
+    assert.strictEqual(rows[3]?.text, "done\n")
+    assert.strictEqual(rows[4]?.text, "Created hello.txt and committed it.")
+    assert.deepStrictEqual(rows[2]?.usage, { inputTokens: 900, outputTokens: 30, cachedInputTokens: 0, costUsd: 0 })
+    assert.deepStrictEqual(rows[5]?.usage, { inputTokens: 1800, outputTokens: 60, cachedInputTokens: 0, costUsd: 0 })
+    assert.isUndefined(PiHarness.exitFailure(0, null, parser))
+  })
+
+  it("prints nothing while it waits inside its own retry: the kill is an InfraFailure", () => {
+    const lines = fixtureLines("pi-stream-ratelimited.jsonl")
+    const { parser, rows } = replayLines(PiHarness, lines)
+    assert.deepStrictEqual(rows.map((r) => r.kind), ["system"])
+    assert.isFalse(lines.some((l) => PiHarness.isStallLine(l)))
+    assert.strictEqual(PiHarness.exitFailure(null, "SIGTERM", parser)?._tag, "InfraFailure")
+  })
+
+  it("maps a failed model request, its reported retries and their end", () => {
+    const failed = assistantEnd("error", "429 status code (no body)")
+    const retry = '{"type":"auto_retry_start","attempt":1,"maxAttempts":3,"delayMs":2000,"errorMessage":"429 status code (no body)"}'
+    const gaveUp = '{"type":"auto_retry_end","success":false,"attempt":3,"finalError":"429 status code (no body)"}'
+    const { parser, rows } = replayLines(PiHarness, [failed])
+    assert.strictEqual(parser.failure()?._tag, "InfraFailure")
+    assert.deepStrictEqual(rows.map((r) => r.kind), ["usage", "error"])
+    parser.line(retry, 2000)
+    assert.isTrue(PiHarness.isStallLine(retry))
+    assert.isUndefined(parser.failure())
+    parser.line(gaveUp, 3000)
+    const failure = PiHarness.exitFailure(0, null, parser)
+    assert.strictEqual(failure?._tag, "InfraFailure")
+    assert.include(failure?.evidence, "429")
+  })
+
+  it("clears a failure once a later request succeeds, and blames the agent for other errors", () => {
+    const recovered = replayLines(PiHarness, [assistantEnd("error", "fetch failed"), assistantEnd("stop")])
+    assert.isUndefined(recovered.parser.failure())
+    const other = replayLines(PiHarness, [assistantEnd("error", "context length exceeded by the prompt")])
+    assert.strictEqual(PiHarness.exitFailure(1, null, other.parser)?._tag, "AgentFailure")
+    const aborted = replayLines(PiHarness, [assistantEnd("aborted")])
+    assert.strictEqual(aborted.parser.failure()?._tag, "InfraFailure")
+  })
+})

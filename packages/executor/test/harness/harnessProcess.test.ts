@@ -1,0 +1,95 @@
+import { NodeContext } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { agentEnvironment } from "../../src/AgentEnvironment"
+import { ClaudeHarness } from "../../src/harness/ClaudeHarness"
+import { CodexHarness } from "../../src/harness/CodexHarness"
+import { CommandHarness } from "../../src/harness/CommandHarness"
+import type { Harness } from "../../src/harness/Harness"
+import { PiHarness } from "../../src/harness/PiHarness"
+import { fixturePath, replay } from "./replay"
+import { attemptFolders, runAgent } from "./runAgent"
+
+const fakeAgent = fileURLToPath(new URL("../fixtures/fake-agent.mjs", import.meta.url))
+
+const daemonEnv = {
+  PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+  HOME: "/home/usine",
+  GITHUB_TOKEN: "ghp_daemonsecretdaemonsecretdaemonsecret01",
+  USINE_WEBHOOK_SECRET: "hook-secret-value",
+  SSH_AUTH_SOCK: "/tmp/ssh-agent.sock",
+  OPENAI_API_KEY: "sk-proj-granted"
+}
+
+interface Seen {
+  readonly argv: ReadonlyArray<string>
+  readonly env: Readonly<Record<string, string>>
+  readonly stdin: string
+  readonly cwd: string
+  readonly agentDirExists: boolean
+}
+
+/** Runs a harness's real invocation against the fake agent, replaying `fixture` as its stdout. */
+const run = (harness: Harness, fixture: string | undefined, exit = 0) =>
+  Effect.gen(function* () {
+    const { attemptDir, workdir } = yield* attemptFolders
+    const record = join(attemptDir, "record.json")
+    const inv = harness.invocation({
+      prompt: "create a file hello.txt\nwith care",
+      model: undefined,
+      workdir,
+      attemptDir,
+      command: ["node", fakeAgent]
+    })
+    const { env } = agentEnvironment({
+      daemonEnv,
+      config: {
+        grant: ["OPENAI_API_KEY"],
+        set: { FAKE_RECORD: record, FAKE_EXIT: String(exit), ...(fixture === undefined ? {} : { FAKE_STREAM: fixturePath(fixture) }) }
+      },
+      harness: inv.env
+    })
+    const out = yield* runAgent(inv, { workdir, attemptDir, env })
+    const parser = harness.parser()
+    const rows = out.lines.flatMap((line, i) => parser.line(line, 1000 + i))
+    const seen: Seen = JSON.parse(readFileSync(record, "utf8"))
+    return { ...out, rows, parser, seen, workdir, attemptDir }
+  })
+
+describe("harnesses against a real process", () => {
+  it.scoped.each([
+    { harness: CodexHarness, fixture: "codex-stream.jsonl" },
+    { harness: PiHarness, fixture: "pi-stream.jsonl" },
+    { harness: ClaudeHarness, fixture: "claude-stream.handwritten.jsonl" }
+  ])("$harness.name: the CLI gets its prompt, its folder and no daemon secret; its stdout parses as recorded", ({ fixture, harness }) =>
+    Effect.gen(function* () {
+      const result = yield* run(harness, fixture)
+      assert.strictEqual(result.exitCode, 0)
+      assert.strictEqual(result.seen.stdin, "create a file hello.txt\nwith care")
+      assert.strictEqual(result.seen.cwd, result.workdir)
+      for (const secret of ["GITHUB_TOKEN", "USINE_WEBHOOK_SECRET", "SSH_AUTH_SOCK"]) {
+        assert.notProperty(result.seen.env, secret)
+      }
+      assert.strictEqual(result.seen.env["OPENAI_API_KEY"], "sk-proj-granted")
+      if (harness !== ClaudeHarness) assert.isTrue(result.seen.agentDirExists)
+      if (harness === CodexHarness) assert.strictEqual(result.seen.env["CODEX_HOME"], join(result.attemptDir, "codex-home"))
+      const expected = replay(harness, fixture).rows
+      assert.deepStrictEqual(result.rows, expected)
+      assert.isUndefined(harness.exitFailure(result.exitCode, null, result.parser))
+    }).pipe(Effect.provide(NodeContext.layer))
+  )
+
+  it.scoped("the command harness hands the prompt over as a file too, and a failing exit becomes an AgentFailure", () =>
+    Effect.gen(function* () {
+      const result = yield* run(CommandHarness, undefined, 4)
+      const promptFile = result.seen.env["USINE_PROMPT_FILE"] ?? ""
+      assert.strictEqual(promptFile, join(result.attemptDir, "prompt.md"))
+      assert.strictEqual(readFileSync(promptFile, "utf8"), "create a file hello.txt\nwith care")
+      assert.strictEqual(result.exitCode, 4)
+      assert.strictEqual(CommandHarness.exitFailure(result.exitCode, null, result.parser)?._tag, "AgentFailure")
+    }).pipe(Effect.provide(NodeContext.layer))
+  )
+})
