@@ -1,0 +1,116 @@
+/** A comment or review as `if:` and the prompt see it. */
+export interface ContextComment {
+  readonly body: string
+  readonly author: string
+  readonly authorAssociation: string
+  readonly createdAt: string
+}
+
+/** Issues and pull requests share one number sequence per repository. */
+export type ItemKind = "issue" | "pull_request"
+
+/** An issue or pull request as `if:` and the prompt see it (`item.*`). */
+export interface ItemFields {
+  readonly kind: ItemKind
+  readonly number: number
+  readonly title: string
+  readonly body: string
+  /** `open`, `closed`, or `merged` for a merged pull request. */
+  readonly state: "open" | "closed" | "merged"
+  readonly url: string
+  readonly author: string
+  readonly authorAssociation: string
+  readonly labels: ReadonlyArray<string>
+  readonly assignees: ReadonlyArray<string>
+  readonly comments: ReadonlyArray<ContextComment>
+  readonly commentCount: number
+  /** Pull requests only; empty values on issues so expressions never hit a missing field. */
+  readonly isDraft: boolean
+  readonly merged: boolean
+  readonly mergeable: string
+  readonly reviewDecision: string
+  readonly headRef: string
+  readonly headSha: string
+  readonly baseRef: string
+  readonly reviews: ReadonlyArray<ContextComment & { readonly state: string }>
+}
+
+/** A schedule Tick as `item.tick.*`. */
+export interface TickFields {
+  readonly scheduledAt: string
+  readonly scheduledAtLocal: string
+  readonly cron: string
+  readonly tz: string
+}
+
+/** `item` of a schedule Loop's context. */
+export interface TickItem {
+  readonly kind: "tick"
+  readonly tick: TickFields
+}
+
+interface Actor {
+  readonly login: string
+}
+interface Node {
+  readonly body: string
+  readonly createdAt?: string
+  readonly submittedAt?: string
+  readonly authorAssociation: string
+  readonly author: Actor | null
+  readonly state?: string
+}
+
+/** The GraphQL node of `ISSUE_QUERY` or `PULL_REQUEST_QUERY`. */
+export interface ItemNode {
+  readonly number: number
+  readonly title: string
+  readonly body: string
+  readonly state: string
+  readonly url: string
+  readonly authorAssociation: string
+  readonly author: Actor | null
+  readonly labels: { readonly nodes: ReadonlyArray<{ readonly name: string }> }
+  readonly assignees: { readonly nodes: ReadonlyArray<Actor> }
+  readonly comments: { readonly totalCount: number; readonly nodes: ReadonlyArray<Node> }
+  readonly isDraft?: boolean
+  readonly merged?: boolean
+  readonly mergeable?: string
+  readonly reviewDecision?: string | null
+  readonly headRefName?: string
+  readonly headRefOid?: string
+  readonly baseRefName?: string
+  readonly reviews?: { readonly nodes: ReadonlyArray<Node> }
+}
+
+const comment = (node: Node): ContextComment => ({
+  body: node.body,
+  author: node.author?.login ?? "ghost",
+  authorAssociation: node.authorAssociation,
+  createdAt: node.createdAt ?? node.submittedAt ?? ""
+})
+
+/** Normalizes a GraphQL payload slice into the fields expressions read. */
+export const itemFieldsOf = (kind: ItemKind, node: ItemNode): ItemFields => ({
+  kind,
+  number: node.number,
+  title: node.title,
+  body: node.body ?? "",
+  state: node.merged === true ? "merged" : node.state.toLowerCase() === "open" ? "open" : "closed",
+  url: node.url,
+  author: node.author?.login ?? "ghost",
+  authorAssociation: node.authorAssociation,
+  labels: node.labels.nodes.map((l) => l.name),
+  assignees: node.assignees.nodes.map((a) => a.login),
+  comments: node.comments.nodes.map(comment),
+  commentCount: node.comments.totalCount,
+  isDraft: node.isDraft ?? false,
+  merged: node.merged ?? false,
+  mergeable: node.mergeable ?? "",
+  reviewDecision: node.reviewDecision ?? "",
+  headRef: node.headRefName ?? "",
+  headSha: node.headRefOid ?? "",
+  baseRef: node.baseRefName ?? "",
+  reviews: (node.reviews?.nodes ?? []).map((r) => ({ ...comment(r), state: r.state ?? "" }))
+})
+
