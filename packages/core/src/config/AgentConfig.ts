@@ -1,0 +1,72 @@
+import { Either, ParseResult, Schema } from "effect"
+import { EnvName, NonEmptyString } from "./ConfigScalars"
+
+export const Harness = Schema.Literal("codex", "claude", "pi", "command")
+export type Harness = typeof Harness.Type
+
+/** Splits a command line on spaces, honouring single and double quotes; no other shell syntax. */
+export const splitCommandLine = (line: string): Either.Either<ReadonlyArray<string>, string> => {
+  const words: Array<string> = []
+  let end = 0
+  for (const match of line.matchAll(/"([^"]*)"|'([^']*)'|([^\s"']+)/g)) {
+    const gap = line.slice(end, match.index)
+    if (gap.trim() !== "") return Either.left("unbalanced quotes in the command line")
+    const piece = match[1] ?? match[2] ?? match[3] ?? ""
+    if (gap === "" && end > 0) words[words.length - 1] += piece
+    else words.push(piece)
+    end = match.index + match[0].length
+  }
+  if (line.slice(end).trim() !== "") return Either.left("unbalanced quotes in the command line")
+  return words.length === 0 ? Either.left("the command line is empty") : Either.right(words)
+}
+
+const CommandLine = Schema.transformOrFail(
+  Schema.Union(Schema.NonEmptyArray(Schema.String), Schema.String).annotations({
+    description: "a command line as a string or a list of arguments"
+  }),
+  Schema.Array(Schema.String),
+  {
+    strict: true,
+    decode: (command, _, ast) =>
+      typeof command !== "string"
+        ? ParseResult.succeed(command)
+        : Either.match(splitCommandLine(command), {
+            onLeft: (reason) => ParseResult.fail(new ParseResult.Type(ast, command, reason)),
+            onRight: (words) => ParseResult.succeed(words)
+          }),
+    encode: (words) => ParseResult.succeed(words.join(" "))
+  }
+)
+
+/** Environment an Agent's process receives: variables passed through from the daemon, and fixed values. */
+export interface AgentEnv {
+  readonly inherit: ReadonlyArray<string>
+  readonly values: Readonly<Record<string, string>>
+}
+
+const isNameList = (env: ReadonlyArray<string> | Readonly<Record<string, string>>): env is ReadonlyArray<string> =>
+  Array.isArray(env)
+
+const AgentEnvSchema = Schema.transform(
+  Schema.Union(
+    Schema.Array(EnvName).annotations({ description: "a list of variable names" }),
+    Schema.Record({ key: EnvName, value: Schema.String }).annotations({ description: "a map of name to value" })
+  ),
+  Schema.Struct({ inherit: Schema.Array(Schema.String), values: Schema.Record({ key: Schema.String, value: Schema.String }) }),
+  {
+    strict: true,
+    decode: (env): AgentEnv =>
+      isNameList(env) ? { inherit: env, values: {} } : { inherit: [], values: env },
+    encode: (env) => (env.inherit.length > 0 ? env.inherit : env.values)
+  }
+)
+
+/** One coding-agent CLI usine can start, and what it is allowed to see. */
+export const AgentConfig = Schema.Struct({
+  harness: Harness,
+  model: Schema.optional(NonEmptyString),
+  /** The `command` harness's command line, or another binary for a known CLI. */
+  command: Schema.optional(CommandLine),
+  env: Schema.optionalWith(AgentEnvSchema, { default: () => ({ inherit: [], values: {} }) })
+})
+export type AgentConfig = typeof AgentConfig.Type

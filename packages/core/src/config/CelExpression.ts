@@ -1,0 +1,60 @@
+import { Environment, type ParseResult as CelParseResult } from "@marcbachmann/cel-js"
+import { Either, ParseResult, Schema } from "effect"
+
+/** A Loop's `if:`, parsed and type-checked once, at load. */
+export class CelExpression {
+  constructor(
+    readonly source: string,
+    /** The parsed program; call it with the context. */
+    readonly program: CelParseResult
+  ) {}
+}
+
+const environment = new Environment({ unlistedVariablesAreDyn: false })
+  .registerVariable("item", "dyn")
+  .registerVariable("repository", "string")
+
+interface CelError {
+  readonly message: string
+  readonly range?: { readonly start: number } | undefined
+}
+
+const describeError = (error: CelError): string => {
+  const first = error.message.split("\n")[0] ?? error.message
+  return error.range === undefined ? first : `${first} (at character ${error.range.start + 1} of the expression)`
+}
+
+/** Parses and type-checks an `if:` expression; it must produce a boolean. */
+export const compileCel = (source: string): Either.Either<CelExpression, string> => {
+  let program: CelParseResult
+  try {
+    program = environment.parse(source)
+  } catch (error) {
+    return Either.left(`invalid CEL expression: ${describeError(error as CelError)}`)
+  }
+  const checked = program.check()
+  if (!checked.valid) {
+    return Either.left(`invalid CEL expression: ${checked.error ? describeError(checked.error) : "type check failed"}`)
+  }
+  if (checked.type !== "bool" && checked.type !== "dyn") {
+    return Either.left(`the expression gives ${checked.type}, but \`if:\` needs a boolean`)
+  }
+  return Either.right(new CelExpression(source, program))
+}
+
+/** A string in the file, a compiled expression in the config. */
+export const CelExpressionFromString = Schema.transformOrFail(
+  Schema.String.annotations({ description: "a CEL expression" }),
+  Schema.declare((input): input is CelExpression => input instanceof CelExpression, {
+    description: "a CEL expression"
+  }),
+  {
+    strict: true,
+    decode: (source, _, ast) =>
+      Either.match(compileCel(source), {
+        onLeft: (message) => ParseResult.fail(new ParseResult.Type(ast, source, message)),
+        onRight: ParseResult.succeed
+      }),
+    encode: (expression) => ParseResult.succeed(expression.source)
+  }
+)

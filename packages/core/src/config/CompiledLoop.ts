@@ -1,0 +1,77 @@
+import type { CelExpression } from "./CelExpression"
+import { type CronSchedule, makeCronSchedule } from "./CronSchedule"
+import type { LiquidTemplate } from "./LiquidTemplate"
+import type { LoopConfig } from "./LoopConfig"
+import { selectRepositories } from "./matchRepository"
+import type { WorkerConfig } from "./WorkerConfig"
+
+interface LoopCommon {
+  readonly name: string
+  /** The selector as written; absent means every repository. */
+  readonly repositorySelector: ReadonlyArray<string> | undefined
+  /** The declared repositories the selector picks. */
+  readonly repositories: ReadonlyArray<string>
+  readonly if: CelExpression
+  readonly prompt: LiquidTemplate
+  readonly agent: string
+  readonly approval: "required" | "none"
+  readonly maxAttemptMinutes: number | undefined
+  readonly verify: ReadonlyArray<string>
+  readonly verifyRounds: number
+  readonly forbiddenPaths: ReadonlyArray<string>
+  readonly maxChangedFiles: number | undefined
+  readonly stallMinutes: number | undefined
+  readonly approvalTimeoutMinutes: number | undefined
+  /** The Workers that may run this Loop's Attempts: those listed, or every Worker that can run its Agent. */
+  readonly workers: ReadonlyArray<string>
+}
+
+/** An issue or pull request Loop: it acts on Items, at most `maxCycles` Runs per Item between resets. */
+export interface ItemLoop extends LoopCommon {
+  readonly on: "issues" | "pull_requests"
+  readonly maxCycles: number
+}
+
+/** A schedule Loop: it acts on Ticks and has no cycle budget. */
+export interface ScheduleLoop extends LoopCommon {
+  readonly on: "schedule"
+  readonly schedule: CronSchedule
+}
+
+/** A Loop ready for the triggers: its `if:`, prompt and cron compiled, its references resolved. */
+export type CompiledLoop = ItemLoop | ScheduleLoop
+
+export const defaultMaxCycles = 3
+
+/** Workers that can run an Agent: those without an `agents` list, and those that list it. */
+export const workersFor = (agent: string, workers: Readonly<Record<string, WorkerConfig>>): ReadonlyArray<string> =>
+  Object.entries(workers)
+    .filter(([, worker]) => worker.agents === undefined || worker.agents.includes(agent))
+    .map(([name]) => name)
+
+/** Builds the compiled Loop from a Loop that passed every check (`cron` present exactly for schedule Loops). */
+export const compileLoop = (
+  loop: LoopConfig,
+  context: { readonly repositories: ReadonlyArray<string>; readonly workers: Readonly<Record<string, WorkerConfig>> }
+): CompiledLoop => {
+  const common: LoopCommon = {
+    name: loop.name,
+    repositorySelector: loop.repositories,
+    repositories: selectRepositories(loop.repositories, context.repositories),
+    if: loop.if,
+    prompt: loop.prompt,
+    agent: loop.agent,
+    approval: loop.approval,
+    maxAttemptMinutes: loop.maxAttemptMinutes,
+    verify: loop.verify,
+    verifyRounds: loop.verifyRounds,
+    forbiddenPaths: loop.forbiddenPaths,
+    maxChangedFiles: loop.maxChangedFiles,
+    stallMinutes: loop.stallMinutes,
+    approvalTimeoutMinutes: loop.approvalTimeout,
+    workers: loop.workers ?? workersFor(loop.agent, context.workers)
+  }
+  return loop.on === "schedule"
+    ? { ...common, on: "schedule", schedule: makeCronSchedule(loop.cron ?? "", loop.tz ?? "UTC") }
+    : { ...common, on: loop.on, maxCycles: loop.maxCycles ?? defaultMaxCycles }
+}

@@ -1,0 +1,41 @@
+import { Either, Schema } from "effect"
+import { CelExpressionFromString, compileCel } from "./CelExpression"
+import { Name, NonEmptyString, NonNegativeInt, PositiveInt, RepositoryPattern } from "./ConfigScalars"
+import { CronPatternString, TimeZone } from "./CronSchedule"
+import { LiquidTemplateFromString } from "./LiquidTemplate"
+
+export const LoopTrigger = Schema.Literal("issues", "pull_requests", "schedule")
+export type LoopTrigger = typeof LoopTrigger.Type
+
+const always = Either.getOrThrow(compileCel("true"))
+
+/**
+ * One Loop as written in the file. Rules that tie keys together (`cron` only with `on: schedule`, the Agent
+ * exists) are checked by `checkCombinations` and `checkReferences`; `compileLoop` turns this into a `CompiledLoop`.
+ */
+export const LoopConfig = Schema.Struct({
+  name: Name,
+  on: LoopTrigger,
+  /** Repository names or globs (`acme/*`); absent means every repository. */
+  repositories: Schema.optional(Schema.Array(RepositoryPattern)),
+  if: Schema.optionalWith(CelExpressionFromString, { default: () => always }),
+  prompt: LiquidTemplateFromString,
+  agent: Name,
+  approval: Schema.optionalWith(Schema.Literal("required", "none"), { default: () => "required" as const }),
+  maxCycles: Schema.optional(PositiveInt).pipe(Schema.fromKey("max_cycles")),
+  cron: Schema.optional(CronPatternString),
+  tz: Schema.optional(TimeZone),
+  maxAttemptMinutes: Schema.optional(PositiveInt).pipe(Schema.fromKey("max_attempt_minutes")),
+  verify: Schema.optionalWith(Schema.Array(NonEmptyString), { default: () => [] }),
+  verifyRounds: Schema.optionalWith(NonNegativeInt, { default: () => 2 }).pipe(Schema.fromKey("verify_rounds")),
+  forbiddenPaths: Schema.optionalWith(Schema.Array(NonEmptyString), { default: () => [".github/workflows/**"] }).pipe(
+    Schema.fromKey("forbidden_paths")
+  ),
+  maxChangedFiles: Schema.optional(PositiveInt).pipe(Schema.fromKey("max_changed_files")),
+  stallMinutes: Schema.optional(PositiveInt).pipe(Schema.fromKey("stall_minutes")),
+  /** Minutes a Run may wait for approval. */
+  approvalTimeout: Schema.optional(PositiveInt).pipe(Schema.fromKey("approval_timeout")),
+  /** The Workers this Loop may use; absent means every Worker that can run its Agent. */
+  workers: Schema.optional(Schema.Array(Name))
+})
+export type LoopConfig = typeof LoopConfig.Type

@@ -1,0 +1,17 @@
+import { Schema } from "effect"
+import { Name, NonEmptyString, PositiveInt } from "./ConfigScalars"
+
+/** A machine that runs Attempts: this one, or one reached over ssh. */
+export const WorkerConfig = Schema.Struct({
+  type: Schema.optionalWith(Schema.Literal("local", "ssh"), { default: () => "local" as const }),
+  /** For ssh: a host name, `user@host`, or an alias of the ssh configuration. */
+  host: Schema.optional(NonEmptyString),
+  maxConcurrentAttempts: Schema.optionalWith(PositiveInt, { default: () => 1 }).pipe(
+    Schema.fromKey("max_concurrent_attempts")
+  ),
+  /** Where workspaces live on that machine; `~` is that machine's home. */
+  root: Schema.optionalWith(NonEmptyString, { default: () => "~/.usine/workspaces" }),
+  /** The Agents this Worker can run; absent means all. */
+  agents: Schema.optional(Schema.Array(Name))
+})
+export type WorkerConfig = typeof WorkerConfig.Type

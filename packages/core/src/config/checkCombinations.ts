@@ -1,0 +1,36 @@
+import { type ConfigIssue, issueAt } from "./ConfigIssue"
+import { entries, field, has, items, type Raw, text } from "./RawConfig"
+
+/** Rules where one key decides whether another is required or allowed. */
+export const checkCombinations = (raw: Raw): ReadonlyArray<ConfigIssue> => {
+  const issues: Array<ConfigIssue> = []
+  items(field(raw, "loops")).forEach((loop, index) => {
+    const at = (key: string) => ["loops", index, key]
+    const on = text(field(loop, "on"))
+    if (on === "schedule") {
+      if (!has(loop, "cron")) issues.push(issueAt(at("cron"), "a schedule Loop needs `cron`"))
+      if (has(loop, "max_cycles")) {
+        issues.push(issueAt(at("max_cycles"), "schedule Loops have no cycle budget; remove `max_cycles`"))
+      }
+    } else if (on !== undefined) {
+      for (const key of ["cron", "tz"]) {
+        if (has(loop, key)) issues.push(issueAt(at(key), `\`${key}\` applies only to \`on: schedule\` Loops, not \`on: ${on}\``))
+      }
+    }
+  })
+  for (const [name, worker] of entries(field(raw, "workers"))) {
+    const type = field(worker, "type") ?? "local"
+    if (type === "ssh" && !has(worker, "host")) {
+      issues.push(issueAt(["workers", name, "host"], "an ssh Worker needs `host`"))
+    }
+    if (type === "local" && has(worker, "host")) {
+      issues.push(issueAt(["workers", name, "host"], "`host` applies only to `type: ssh` Workers"))
+    }
+  }
+  for (const [name, agent] of entries(field(raw, "agents"))) {
+    if (field(agent, "harness") === "command" && !has(agent, "command")) {
+      issues.push(issueAt(["agents", name, "command"], "the `command` harness needs `command`"))
+    }
+  }
+  return issues
+}
