@@ -113,8 +113,14 @@ export class RunStore extends Context.Tag("usine/RunStore")<
     readonly expireApproval: (runId: RunId, afterMinutes: number) => Effect.Effect<Run, StoreError>
     /** Marks the latest failed Attempt handled; the state does not change. */
     readonly resolveFailure: (runId: RunId) => Effect.Effect<Run, StoreError>
-    /** New generation for the Item, Ask cleared, unstarted reservations moved, `reset_pending` set. */
-    readonly resetCycleBudget: (itemKey: ItemKey) => Effect.Effect<{ readonly generation: number }>
+    /**
+     * New generation for the Item, Ask cleared, unstarted reservations moved, `reset_pending` set. With `askId`, a
+     * reset that does not answer the Item's open Ask (a repeated click) changes nothing.
+     */
+    readonly resetCycleBudget: (
+      itemKey: ItemKey,
+      options?: { readonly askId?: string }
+    ) => Effect.Effect<{ readonly generation: number }>
     /** The Item's current cycle generation (0 when never reset). */
     readonly generation: (itemKey: ItemKey) => Effect.Effect<number>
     /** Items whose budget was reset since the last poll consumed the flag; reading clears it. */

@@ -1,0 +1,43 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Migrator from "@effect/sql/Migrator"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import type { ConfigError } from "effect/ConfigError"
+import { Effect, Layer } from "effect"
+import { type LedgerLock, type LedgerLocked, layer as ledgerLockLayer } from "./LedgerLock"
+import ledger0001 from "./migrations/0001_ledger"
+import readModelIndexes0002 from "./migrations/0002_read_model_indexes"
+
+/** Numbered migrations; never edit one that has shipped, add the next number. */
+export const migrations = Migrator.fromRecord({
+  "0001_ledger": ledger0001,
+  "0002_read_model_indexes": readModelIndexes0002
+})
+
+/** How long a statement waits for another connection's write lock before failing. */
+export const BUSY_TIMEOUT_MS = 5_000
+
+const prepare = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.unsafe(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+  yield* sql.unsafe("PRAGMA foreign_keys = ON")
+  yield* sql.unsafe("PRAGMA synchronous = NORMAL")
+  yield* Migrator.make({})({ loader: migrations, table: "usine_migrations" })
+})
+
+export type SqlLayerError = ConfigError | SqlError | Migrator.MigrationError
+
+/**
+ * The ledger's SQLite client (WAL, busy timeout, foreign keys) with migrations applied, without the
+ * single-process lock: for tests and tools that manage exclusion themselves.
+ */
+export const layerUnlocked = (
+  filename: string
+): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient, SqlLayerError> =>
+  Layer.effectDiscard(prepare).pipe(Layer.provideMerge(SqliteClient.layer({ filename })))
+
+/** The daemon's ledger: takes `<file>.lock` first, so a second process refuses before touching the file. */
+export const layer = (
+  filename: string
+): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient | LedgerLock, SqlLayerError | LedgerLocked> =>
+  layerUnlocked(filename).pipe(Layer.provideMerge(ledgerLockLayer(filename)))

@@ -1,0 +1,131 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlSchema from "@effect/sql/SqlSchema"
+import { Clock, Effect, Layer, Schema } from "effect"
+import { ItemKey } from "@usine/core/ids/ItemKey"
+import { type ItemProjection, ItemStore, type PollCursor } from "./ItemStore"
+
+const ProjectionFromRow = Schema.transform(
+  Schema.Struct({
+    item_key: Schema.String,
+    repository: Schema.String,
+    number: Schema.Number,
+    payload_json: Schema.parseJson(),
+    content_hash: Schema.String,
+    observed_at: Schema.Number
+  }),
+  Schema.Struct({
+    itemKey: Schema.String.pipe(Schema.fromBrand(ItemKey)),
+    repository: Schema.String,
+    number: Schema.Number,
+    payload: Schema.Unknown,
+    contentHash: Schema.String,
+    observedAt: Schema.Number
+  }),
+  {
+    strict: true,
+    decode: (row) => ({
+      itemKey: row.item_key,
+      repository: row.repository,
+      number: row.number,
+      payload: row.payload_json,
+      contentHash: row.content_hash,
+      observedAt: row.observed_at
+    }),
+    encode: (p) => ({
+      item_key: p.itemKey,
+      repository: p.repository,
+      number: p.number,
+      payload_json: p.payload,
+      content_hash: p.contentHash,
+      observed_at: p.observedAt
+    })
+  }
+)
+
+const CursorFromRow = Schema.transform(
+  Schema.Struct({
+    repository: Schema.String,
+    watermark: Schema.NullOr(Schema.String),
+    etag: Schema.NullOr(Schema.String),
+    open_pull_requests_json: Schema.parseJson(Schema.Array(Schema.Number)),
+    active_loops: Schema.String
+  }),
+  Schema.Struct({
+    repository: Schema.String,
+    watermark: Schema.UndefinedOr(Schema.String),
+    etag: Schema.UndefinedOr(Schema.String),
+    openPullRequests: Schema.Array(Schema.Number),
+    activeLoops: Schema.String
+  }),
+  {
+    strict: true,
+    decode: (row) => ({
+      repository: row.repository,
+      watermark: row.watermark ?? undefined,
+      etag: row.etag ?? undefined,
+      openPullRequests: row.open_pull_requests_json,
+      activeLoops: row.active_loops
+    }),
+    encode: (c) => ({
+      repository: c.repository,
+      watermark: c.watermark ?? null,
+      etag: c.etag ?? null,
+      open_pull_requests_json: c.openPullRequests,
+      active_loops: c.activeLoops
+    })
+  }
+)
+
+/** Repositories are keyed lowercase, like Item keys. */
+const repositoryKey = (repository: string) => repository.toLowerCase()
+
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const saveProjection = SqlSchema.void({
+    Request: ProjectionFromRow,
+    execute: (row) =>
+      sql`INSERT INTO usine_item_projections ${sql.insert({ ...row, repository: repositoryKey(row.repository) })}
+          ON CONFLICT (item_key) DO UPDATE SET payload_json = excluded.payload_json,
+            content_hash = excluded.content_hash, observed_at = excluded.observed_at`
+  })
+  const projection = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: ProjectionFromRow,
+    execute: (itemKey) => sql`SELECT * FROM usine_item_projections WHERE item_key = ${itemKey}`
+  })
+  const projections = SqlSchema.findAll({
+    Request: Schema.String,
+    Result: ProjectionFromRow,
+    execute: (repository) =>
+      sql`SELECT * FROM usine_item_projections WHERE repository = ${repositoryKey(repository)} ORDER BY number`
+  })
+  const saveCursor = (c: PollCursor) =>
+    Effect.gen(function* () {
+      const row = yield* Schema.encode(CursorFromRow)(c)
+      const now = yield* Clock.currentTimeMillis
+      yield* sql`INSERT INTO usine_poll_cursors
+          (repository, watermark, etag, open_pull_requests_json, active_loops, updated_at)
+          VALUES (${repositoryKey(row.repository)}, ${row.watermark}, ${row.etag}, ${row.open_pull_requests_json},
+            ${row.active_loops}, ${now})
+          ON CONFLICT (repository) DO UPDATE SET watermark = excluded.watermark, etag = excluded.etag,
+            open_pull_requests_json = excluded.open_pull_requests_json, active_loops = excluded.active_loops,
+            updated_at = excluded.updated_at`
+    })
+  const cursor = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: CursorFromRow,
+    execute: (repository) => sql`SELECT * FROM usine_poll_cursors WHERE repository = ${repositoryKey(repository)}`
+  })
+
+  return ItemStore.of({
+    saveProjection: (p: ItemProjection) => Effect.orDie(saveProjection(p)),
+    projection: (itemKey: ItemKey) => Effect.orDie(projection(itemKey)),
+    projections: (repository: string) => Effect.orDie(projections(repository)),
+    saveCursor: (c: PollCursor) => Effect.orDie(saveCursor(c)),
+    cursor: (repository: string) => Effect.orDie(cursor(repository)),
+    clearCursor: (repository: string) =>
+      Effect.orDie(sql`DELETE FROM usine_poll_cursors WHERE repository = ${repositoryKey(repository)}`)
+  })
+})
+
+export const layer: Layer.Layer<ItemStore, never, SqlClient.SqlClient> = Layer.effect(ItemStore, make)

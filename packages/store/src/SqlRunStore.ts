@@ -1,0 +1,43 @@
+import { Clock, Effect, Layer } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { ItemKey } from "@usine/core/ids/ItemKey"
+import type { RunId } from "@usine/core/ids/RunId"
+import { RunStore } from "./RunStore"
+import { makeAttempts } from "./SqlRunStore/attempts"
+import { makeClaim } from "./SqlRunStore/claim"
+import { makeItemActions } from "./SqlRunStore/itemActions"
+import { makeLedger } from "./SqlRunStore/Ledger"
+import { makeOperatorActions } from "./SqlRunStore/operatorActions"
+import { makeTranscript } from "./SqlRunStore/transcript"
+
+/** The RunStore on the SQLite ledger; needs `Sql.layer` (or `Sql.layerUnlocked`) below it. */
+export const make = Effect.gen(function* () {
+  const ledger = yield* makeLedger
+  const { attempts, budgets, runs, sql } = ledger
+
+  return RunStore.of({
+    ...makeClaim(ledger),
+    ...makeAttempts(ledger),
+    ...makeOperatorActions(ledger),
+    ...makeItemActions(ledger),
+    ...makeTranscript(sql),
+    generation: (itemKey: ItemKey) => Effect.map(budgets.budget(itemKey), (budget) => budget.generation),
+    takeResetPending: (repository: string) => budgets.takeResetPending(repository),
+    asks: budgets.asks,
+    setPaused: Effect.fn("RunStore.setPaused")(function* (loop: string, paused: boolean) {
+      const now = yield* Clock.currentTimeMillis
+      yield* sql`INSERT INTO usine_loop_runtime (loop, paused, updated_at) VALUES (${loop}, ${paused ? 1 : 0}, ${now})
+          ON CONFLICT (loop) DO UPDATE SET paused = excluded.paused, updated_at = excluded.updated_at`.pipe(Effect.orDie)
+    }),
+    pausedLoops: sql<{ loop: string }>`SELECT loop FROM usine_loop_runtime WHERE paused = 1`.pipe(
+      Effect.map((rows): ReadonlySet<string> => new Set(rows.map((row) => row.loop))),
+      Effect.orDie
+    ),
+    getRun: (runId: RunId) => ledger.loadRun(runId),
+    openRuns: runs.open,
+    attempts: (runId: RunId) => attempts.allOf(runId),
+    transitions: (runId: RunId) => runs.transitionsOf(runId)
+  })
+})
+
+export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.effect(RunStore, make)

@@ -1,0 +1,144 @@
+import * as SqlSchema from "@effect/sql/SqlSchema"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import { Effect, Option, Schema } from "effect"
+import type { ItemKey } from "@usine/core/ids/ItemKey"
+import type { RunId } from "@usine/core/ids/RunId"
+import type { Run } from "@usine/core/run/Run"
+import { Transition } from "@usine/core/run/Transition"
+import { RunFromRow } from "./RunRow"
+
+export const OPEN_STATES_SQL = "('Pending', 'Waiting', 'Queued', 'Running')"
+export const UNSTARTED_STATES_SQL = "('Pending', 'Waiting', 'Queued')"
+
+const TransitionFromRow = Schema.transform(
+  Schema.Struct({
+    seq: Schema.Number,
+    run_id: Schema.String,
+    from_state: Schema.NullOr(Schema.String),
+    to_state: Schema.String,
+    actor: Schema.String,
+    reason: Schema.String,
+    at: Schema.Number
+  }),
+  Transition,
+  {
+    strict: false,
+    decode: (row) => ({
+      seq: row.seq,
+      runId: row.run_id,
+      ...(row.from_state === null ? {} : { from: row.from_state }),
+      to: row.to_state,
+      actor: row.actor,
+      reason: row.reason,
+      at: row.at
+    }),
+    encode: (t) => ({ ...t, run_id: t.runId, from_state: t.from ?? null, to_state: t.to })
+  }
+)
+
+export type TransitionInput = Omit<Transition, "seq">
+
+/** Reads and writes of `usine_runs`, `usine_transitions` and `usine_approvals`; SQL failures are defects. */
+export const makeRunQueries = (sql: SqlClient.SqlClient) => {
+  const byId = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: RunFromRow,
+    execute: (id) => sql`SELECT * FROM usine_runs WHERE id = ${id}`
+  })
+  const byEvent = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: RunFromRow,
+    execute: (eventId) => sql`SELECT * FROM usine_runs WHERE event_id = ${eventId}`
+  })
+  const openOf = SqlSchema.findOne({
+    Request: Schema.Struct({ loop: Schema.String, itemKey: Schema.String }),
+    Result: RunFromRow,
+    execute: ({ itemKey, loop }) =>
+      sql`SELECT * FROM usine_runs WHERE loop = ${loop} AND item_key = ${itemKey}
+          AND state IN ${sql.literal(OPEN_STATES_SQL)}`
+  })
+  const open = SqlSchema.findAll({
+    Request: Schema.Void,
+    Result: RunFromRow,
+    execute: () =>
+      sql`SELECT * FROM usine_runs WHERE state IN ${sql.literal(OPEN_STATES_SQL)} ORDER BY received_at, id`
+  })
+  const unstartedOf = SqlSchema.findAll({
+    Request: Schema.Struct({ loop: Schema.String, itemKey: Schema.String }),
+    Result: RunFromRow,
+    execute: ({ itemKey, loop }) =>
+      sql`SELECT * FROM usine_runs WHERE loop = ${loop} AND item_key = ${itemKey}
+          AND state IN ${sql.literal(UNSTARTED_STATES_SQL)}`
+  })
+  const unstartedOnItem = SqlSchema.findAll({
+    Request: Schema.String,
+    Result: RunFromRow,
+    execute: (itemKey) =>
+      sql`SELECT * FROM usine_runs WHERE item_key = ${itemKey} AND state IN ${sql.literal(UNSTARTED_STATES_SQL)}`
+  })
+  const transitionsOf = SqlSchema.findAll({
+    Request: Schema.String,
+    Result: TransitionFromRow,
+    execute: (runId) => sql`SELECT * FROM usine_transitions WHERE run_id = ${runId} ORDER BY seq`
+  })
+
+  return {
+    byId: (id: RunId) => Effect.orDie(byId(id)),
+    byEvent: (eventId: string) => Effect.orDie(byEvent(eventId)),
+    /** The open Run of a Loop and Item; the unique index allows at most one. */
+    openOf: (loop: string, itemKey: ItemKey) => Effect.orDie(openOf({ loop, itemKey })),
+    open: Effect.orDie(open(undefined)),
+    unstartedOf: (loop: string, itemKey: ItemKey) => Effect.orDie(unstartedOf({ loop, itemKey })),
+    unstartedOnItem: (itemKey: ItemKey) => Effect.orDie(unstartedOnItem(itemKey)),
+    transitionsOf: (runId: RunId) => Effect.orDie(transitionsOf(runId)),
+
+    insert: (run: Run) =>
+      Schema.encode(RunFromRow)(run).pipe(
+        Effect.flatMap((row) => sql`INSERT INTO usine_runs ${sql.insert(row)}`),
+        Effect.orDie
+      ),
+
+    /** Writes `run` over the row only if the row still has `expectedVersion`; false when it does not. */
+    updateIfVersion: (run: Run, expectedVersion: number) =>
+      Schema.encode(RunFromRow)(run).pipe(
+        Effect.flatMap((row) =>
+          sql`UPDATE usine_runs SET ${sql.update(row, ["id", "event_id"])}
+              WHERE id = ${run.id} AND version = ${expectedVersion} RETURNING id`
+        ),
+        Effect.map((rows) => rows.length === 1),
+        Effect.orDie
+      ),
+
+    versionOf: (runId: RunId) =>
+      sql<{ version: number }>`SELECT version FROM usine_runs WHERE id = ${runId}`.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0]?.version)),
+        Effect.orDie
+      ),
+
+    insertTransition: (t: TransitionInput) =>
+      sql`INSERT INTO usine_transitions (run_id, from_state, to_state, actor, reason, at)
+          VALUES (${t.runId}, ${t.from ?? null}, ${t.to}, ${t.actor}, ${t.reason}, ${t.at})`.pipe(Effect.orDie),
+
+    insertApproval: (eventId: string, runId: RunId, at: number) =>
+      sql`INSERT INTO usine_approvals (event_id, run_id, approved_at) VALUES (${eventId}, ${runId}, ${at})`.pipe(
+        Effect.orDie
+      ),
+
+    hasApproval: (runId: RunId) =>
+      sql`SELECT 1 FROM usine_approvals WHERE run_id = ${runId}`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      ),
+
+    /** Runs of a Loop holding a reservation in a generation: all but those canceled before any Attempt. */
+    reservedCount: (loop: string, itemKey: ItemKey, generation: number) =>
+      sql<{ n: number }>`SELECT count(*) AS n FROM usine_runs r
+          WHERE r.loop = ${loop} AND r.item_key = ${itemKey} AND r.generation = ${generation}
+          AND (r.state <> 'Canceled' OR EXISTS (SELECT 1 FROM usine_attempts a WHERE a.run_id = r.id))`.pipe(
+        Effect.map((rows) => rows[0]?.n ?? 0),
+        Effect.orDie
+      )
+  }
+}
+
+export type RunQueries = ReturnType<typeof makeRunQueries>

@@ -1,0 +1,70 @@
+import { Clock, Effect, Option } from "effect"
+import { RunStateConflict, StaleRunVersion } from "@usine/core/run/errors"
+import { Run } from "@usine/core/run/Run"
+import type { Actor } from "@usine/core/run/Transition"
+import type { RunQueries } from "./RunQueries"
+
+/** Who changed a Run and why, for its transition row. */
+export interface Cause {
+  readonly actor: Actor
+  readonly reason: string
+}
+
+/** The fields a write may change; `version` and `updatedAt` follow by themselves. */
+export type RunPatch = Partial<
+  Pick<Run, "state" | "task" | "agent" | "model" | "generation" | "resolvedFailureAttemptId">
+>
+
+/** The action is not legal in the Run's state. */
+export const conflict = (run: Run, action: string): RunStateConflict =>
+  new RunStateConflict({ runId: run.id, action, state: run.state._tag })
+
+/** Refuses a caller that read an older version than the ledger holds. */
+export const checkVersion = (run: Run, expected: number | undefined): Effect.Effect<void, StaleRunVersion> =>
+  expected === undefined || expected === run.version
+    ? Effect.void
+    : Effect.fail(new StaleRunVersion({ runId: run.id, expected, actual: run.version }))
+
+/** The only way the store writes a Run: versioned, with a transition row for every state change. */
+export const makeRunWriter = (runs: RunQueries) => ({
+  /** Inserts a new Run and the transition row that opens it. */
+  open: (run: Run, cause: Cause) =>
+    runs.insert(run).pipe(
+      Effect.zipRight(
+        runs.insertTransition({ runId: run.id, to: run.state._tag, actor: cause.actor, reason: cause.reason, at: run.createdAt })
+      ),
+      Effect.as(run)
+    ),
+
+  /**
+   * Writes `current` with `patch` as version + 1, only if the row still holds `current.version`; a mismatch is
+   * `StaleRunVersion` and nothing is written. A changed state tag writes its transition row too.
+   */
+  save: (current: Run, patch: RunPatch, cause: Cause): Effect.Effect<Run, StaleRunVersion> =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const next = new Run({ ...current, ...patch, version: current.version + 1, updatedAt: now })
+      const written = yield* runs.updateIfVersion(next, current.version)
+      if (!written) {
+        const actual = yield* runs.versionOf(current.id)
+        return yield* new StaleRunVersion({
+          runId: current.id,
+          expected: current.version,
+          actual: Option.getOrElse(actual, () => -1)
+        })
+      }
+      if (next.state._tag !== current.state._tag) {
+        yield* runs.insertTransition({
+          runId: current.id,
+          from: current.state._tag,
+          to: next.state._tag,
+          actor: cause.actor,
+          reason: cause.reason,
+          at: now
+        })
+      }
+      return next
+    })
+})
+
+export type RunWriter = ReturnType<typeof makeRunWriter>

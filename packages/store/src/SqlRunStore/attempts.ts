@@ -1,0 +1,126 @@
+import { Clock, Effect, Match, Option } from "effect"
+import { Attempt } from "@usine/core/attempt/Attempt"
+import { InfraFailure } from "@usine/core/attempt/failure"
+import { AttemptFailed, type AttemptOutcome } from "@usine/core/attempt/outcome"
+import { shouldAutoRetry } from "@usine/core/attempt/shouldAutoRetry"
+import { type AttemptId, attemptIdOf, DEFAULT_STEP } from "@usine/core/ids/AttemptId"
+import type { RunId } from "@usine/core/ids/RunId"
+import { AttemptNotOpen } from "@usine/core/run/errors"
+import type { Run } from "@usine/core/run/Run"
+import { fail, isStartable, type Running, start, succeed } from "@usine/core/run/state"
+import type { BeginResult, FinishDecision } from "../RunStore"
+import type { Ledger } from "./Ledger"
+import { conflict } from "./RunWriter"
+
+const engine = (reason: string) => ({ actor: "engine", reason }) as const
+
+/** `beginAttempt`, `finishAttempt` and `recordSession`: the Attempt side of a Running Run. */
+export const makeAttempts = (ledger: Ledger) => {
+  const { attempts, writer } = ledger
+
+  const startNext = (run: Run, worker: string | undefined) =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const number = yield* attempts.nextNumber(run.id)
+      const attempt = new Attempt({
+        id: attemptIdOf(run.id, number),
+        runId: run.id,
+        step: DEFAULT_STEP,
+        number,
+        startedAt: now,
+        ...(worker === undefined ? {} : { worker })
+      })
+      yield* attempts.insert(attempt)
+      return attempt
+    })
+
+  /** Running: reattach a live open Attempt, or close a gone one as InfraFailure and go on as the policy says. */
+  const resume = (run: Run, state: Running, live: (attempt: Attempt) => boolean, worker: string | undefined) =>
+    Effect.gen(function* () {
+      const open = yield* attempts.openOf(run.id)
+      if (Option.isSome(open)) {
+        if (live(open.value)) return { _tag: "Reattached", run, attempt: open.value } satisfies BeginResult
+        const failure = new InfraFailure({ reason: "session gone after restart" })
+        yield* attempts.close(open.value.id, new AttemptFailed({ failure }), yield* Clock.currentTimeMillis)
+        if (!shouldAutoRetry(failure, open.value.number)) {
+          const failed = yield* writer.save(
+            run,
+            { state: fail(state) },
+            engine(`Attempt ${open.value.number}: session gone after restart`)
+          )
+          return { _tag: "Failed", run: failed } satisfies BeginResult
+        }
+      }
+      const saved = yield* writer.save(run, {}, engine("next Attempt"))
+      return { _tag: "Started", run: saved, attempt: yield* startNext(saved, worker) } satisfies BeginResult
+    })
+
+  return {
+    beginAttempt: Effect.fn("RunStore.beginAttempt")(function* (
+      runId: RunId,
+      options: { readonly live: (attempt: Attempt) => boolean; readonly worker?: string }
+    ) {
+      return yield* ledger.transaction(
+        Effect.gen(function* () {
+          const run = yield* ledger.loadRun(runId)
+          const state = run.state
+          if (state._tag === "Running") return yield* resume(run, state, options.live, options.worker)
+          if (!isStartable(state)) return yield* conflict(run, "begin an Attempt")
+          if (state._tag === "Pending" && run.approvalRequired) {
+            return yield* conflict(run, "begin an Attempt before approval")
+          }
+          const started = yield* writer.save(run, { state: start(state) }, engine("first Attempt started"))
+          return { _tag: "Started", run: started, attempt: yield* startNext(started, options.worker) } satisfies BeginResult
+        })
+      )
+    }),
+
+    finishAttempt: Effect.fn("RunStore.finishAttempt")(function* (attemptId: AttemptId, outcome: AttemptOutcome) {
+      return yield* ledger.transaction(
+        Effect.gen(function* () {
+          const found = yield* attempts.byId(attemptId)
+          if (Option.isNone(found)) return yield* new AttemptNotOpen({ attemptId })
+          const attempt = found.value
+          const run = yield* ledger.loadRun(attempt.runId)
+          if (attempt.outcome !== undefined) {
+            // `cancel` closed it already; the executor reporting the same cancel is no news.
+            const repeat = attempt.outcome._tag === "Canceled" && outcome._tag === "Canceled"
+            if (repeat && run.state._tag === "Canceled") return { _tag: "Closed", run } satisfies FinishDecision
+            return yield* new AttemptNotOpen({ attemptId })
+          }
+          const state = run.state
+          if (state._tag !== "Running") return yield* conflict(run, `finish Attempt ${attempt.number}`)
+          const close = Effect.flatMap(Clock.currentTimeMillis, (now) => attempts.close(attemptId, outcome, now))
+          return yield* Match.value(outcome).pipe(
+            Match.tagsExhaustive({
+              Succeeded: () =>
+                close.pipe(
+                  Effect.zipRight(writer.save(run, { state: succeed(state) }, engine(`Attempt ${attempt.number} succeeded`))),
+                  Effect.map((closed): FinishDecision => ({ _tag: "Closed", run: closed }))
+                ),
+              Failed: ({ failure }) =>
+                shouldAutoRetry(failure, attempt.number)
+                  ? close.pipe(
+                    Effect.zipRight(writer.save(run, {}, engine(`Attempt ${attempt.number} retries: ${failure.message}`))),
+                    Effect.map((same): FinishDecision => ({ _tag: "RetryAttempt", run: same }))
+                  )
+                  : close.pipe(
+                    Effect.zipRight(
+                      writer.save(run, { state: fail(state) }, engine(`Attempt ${attempt.number}: ${failure.message}`))
+                    ),
+                    Effect.map((failed): FinishDecision => ({ _tag: "Closed", run: failed }))
+                  ),
+              // Only `cancel` ends a Run as Canceled; it also closes the open Attempt.
+              Canceled: () => conflict(run, `finish Attempt ${attempt.number} as Canceled (cancel the Run instead)`)
+            })
+          )
+        })
+      )
+    }),
+
+    recordSession: Effect.fn("RunStore.recordSession")(function* (attemptId: AttemptId, session: string) {
+      const recorded = yield* attempts.setSession(attemptId, session)
+      if (!recorded) return yield* new AttemptNotOpen({ attemptId })
+    })
+  }
+}

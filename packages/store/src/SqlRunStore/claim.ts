@@ -1,0 +1,142 @@
+import { Clock, Effect, Option } from "effect"
+import type { Submission } from "@usine/core/event/Submission"
+import type { EventId } from "@usine/core/ids/EventId"
+import { type RunId, runIdOf } from "@usine/core/ids/RunId"
+import { claimRun } from "@usine/core/run/claimRun"
+import { Run } from "@usine/core/run/Run"
+import { Pending } from "@usine/core/run/state"
+import type { Actor } from "@usine/core/run/Transition"
+import type { ClaimResult, CycleBudgetAsk } from "../RunStore"
+import { askIdOf } from "./BudgetQueries"
+import type { Ledger } from "./Ledger"
+
+/** Steps 2 to 5 of the seed's claim, for an Event already recorded: `recordAndClaim` and `claimQueued`. */
+export const makeClaim = (ledger: Ledger) => {
+  const { budgets, events, runs, writer } = ledger
+
+  /** Step 5: the Item's open Ask blocks every Loop; a Loop at `maxCycles` reservations stores a new Ask. */
+  const admit = (submission: Submission, generation: number, ask: Option.Option<CycleBudgetAsk>, now: number) =>
+    Effect.gen(function* () {
+      if (Option.isSome(ask)) return ask
+      if (submission.maxCycles === undefined) return Option.none<CycleBudgetAsk>()
+      const reserved = yield* runs.reservedCount(submission.loop, submission.itemKey, generation)
+      if (reserved < submission.maxCycles) return Option.none<CycleBudgetAsk>()
+      const created: CycleBudgetAsk = {
+        askId: askIdOf(submission.itemKey, generation),
+        loop: submission.loop,
+        itemKey: submission.itemKey,
+        generation,
+        limit: submission.maxCycles,
+        askedAt: now
+      }
+      yield* budgets.storeAsk(created, now)
+      return Option.some(created)
+    })
+
+  /** Older queued Events of the pair are stale once a Run opens for a newer one. */
+  const consumeOlderQueued = (submission: Submission, run: Run, now: number) =>
+    Effect.gen(function* () {
+      const queued = yield* events.queuedOf(submission.loop, submission.itemKey)
+      const index = queued.findIndex((event) => event.eventId === submission.eventId)
+      const older = index >= 0
+        ? queued.slice(0, index)
+        : queued.filter((event) => event.receivedAt <= submission.receivedAt)
+      for (const event of older) {
+        yield* events.ignore(event.eventId, `consumed: Run ${run.id} opened for a newer Event`, now)
+      }
+    })
+
+  const claimRecorded = (submission: Submission, actor: Actor): Effect.Effect<ClaimResult> =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const eventId = submission.eventId
+      const existing = yield* runs.byEvent(eventId)
+      if (Option.isSome(existing)) {
+        yield* events.setStatus(eventId, "claimed")
+        return { _tag: "Claimed", run: existing.value, opened: false, superseded: Option.none() } as const
+      }
+      const ignored = yield* events.ignoredReason(eventId)
+      if (Option.isSome(ignored)) return { _tag: "Ignored", eventId, reason: ignored.value } as const
+      const { ask, generation } = yield* budgets.budget(submission.itemKey)
+      if (submission.generation < generation) {
+        const reason = `old generation: the Event has ${submission.generation}, the Item is at ${generation}`
+        yield* events.ignore(eventId, reason, now)
+        return { _tag: "Ignored", eventId, reason } as const
+      }
+
+      const blocking = yield* runs.openOf(submission.loop, submission.itemKey)
+      const decision = claimRun(blocking, eventId)
+      let superseded = Option.none<RunId>()
+      switch (decision._tag) {
+        case "QueueEvent": {
+          yield* events.setStatus(eventId, "queued")
+          const behind = Option.getOrThrow(blocking).id
+          return { _tag: "Queued", eventId, behind } as const
+        }
+        case "SupersedeRun": {
+          const run = Option.getOrThrow(blocking)
+          // A stale version cannot happen inside this transaction; if it does, the ledger is corrupt.
+          yield* writer
+            .save(run, { state: decision.state }, { actor, reason: `superseded by Event ${eventId}` })
+            .pipe(Effect.orDie)
+          superseded = Option.some(run.id)
+          break
+        }
+        case "OpenRun":
+          break
+      }
+
+      const blockedBy = yield* admit(submission, generation, ask, now)
+      if (Option.isSome(blockedBy)) {
+        yield* events.setStatus(eventId, "blocked")
+        return { _tag: "CycleBlocked", ask: blockedBy.value, superseded } as const
+      }
+      const run = yield* writer.open(
+        new Run({
+          id: runIdOf(eventId),
+          eventId,
+          loop: submission.loop,
+          itemKey: submission.itemKey,
+          repository: submission.repository,
+          ...(submission.number === undefined ? {} : { number: submission.number }),
+          generation,
+          state: new Pending(),
+          version: 1,
+          task: submission.task,
+          agent: submission.agent,
+          ...(submission.model === undefined ? {} : { model: submission.model }),
+          approvalRequired: submission.approvalRequired,
+          receivedAt: submission.receivedAt,
+          createdAt: now,
+          updatedAt: now
+        }),
+        { actor, reason: `opened for Event ${eventId}` }
+      )
+      yield* events.setStatus(eventId, "claimed")
+      yield* consumeOlderQueued(submission, run, now)
+      return { _tag: "Claimed", run, opened: true, superseded } as const
+    })
+
+  return {
+    recordAndClaim: Effect.fn("RunStore.recordAndClaim")(function* (submission: Submission) {
+      return yield* ledger.transaction(
+        Effect.gen(function* () {
+          // The insert comes first so the transaction holds SQLite's write lock before it reads anything.
+          yield* events.insert(submission, yield* Clock.currentTimeMillis)
+          return yield* claimRecorded(submission, "trigger")
+        })
+      )
+    }),
+    claimQueued: Effect.fn("RunStore.claimQueued")(function* (eventId: EventId) {
+      return yield* ledger.transaction(
+        Effect.gen(function* () {
+          const event = yield* events.find(eventId)
+          if (Option.isNone(event)) {
+            return { _tag: "Ignored", eventId, reason: "no such Event in the ledger" } as const satisfies ClaimResult
+          }
+          return yield* claimRecorded(event.value.submission, "engine")
+        })
+      )
+    })
+  }
+}

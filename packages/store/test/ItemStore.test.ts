@@ -1,0 +1,50 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { itemKeyOf } from "@usine/core/ids/ItemKey"
+import { ItemStore } from "@usine/store/ItemStore"
+import { TestLedger } from "./fixtures/testLedger"
+
+describe("ItemStore", () => {
+  it.layer(TestLedger)("projections and cursors", (it) => {
+    it.effect("stores, replaces and lists Item projections by repository", () =>
+      Effect.gen(function* () {
+        const items = yield* ItemStore
+        const projection = (number: number, title: string, observedAt: number) => ({
+          itemKey: itemKeyOf("Acme/Widgets", number),
+          repository: "Acme/Widgets",
+          number,
+          payload: { title, labels: ["ready"], nested: { n: number } },
+          contentHash: `hash-${title}`,
+          observedAt
+        })
+        assert.isTrue(Option.isNone(yield* items.projection(itemKeyOf("Acme/Widgets", 2))))
+        yield* items.saveProjection(projection(2, "two", 1))
+        yield* items.saveProjection(projection(1, "one", 1))
+        yield* items.saveProjection(projection(2, "two, edited", 5))
+        const stored = Option.getOrThrow(yield* items.projection(itemKeyOf("Acme/Widgets", 2)))
+        assert.deepStrictEqual(stored, { ...projection(2, "two, edited", 5), repository: "acme/widgets" })
+        assert.deepStrictEqual((yield* items.projections("ACME/widgets")).map((p) => p.number), [1, 2])
+        assert.deepStrictEqual(yield* items.projections("other/repo"), [])
+      }))
+
+    it.effect("stores, replaces and clears a repository's poll cursor", () =>
+      Effect.gen(function* () {
+        const items = yield* ItemStore
+        assert.isTrue(Option.isNone(yield* items.cursor("acme/widgets")))
+        const cursor = {
+          repository: "acme/widgets",
+          watermark: "2026-10-16T10:00:00Z",
+          etag: 'W/"abc"',
+          openPullRequests: [4, 9],
+          activeLoops: "review,start-dev"
+        }
+        yield* items.saveCursor(cursor)
+        assert.deepStrictEqual(yield* items.cursor("Acme/Widgets"), Option.some(cursor))
+        const empty = { repository: "acme/widgets", watermark: undefined, etag: undefined, openPullRequests: [], activeLoops: "" }
+        yield* items.saveCursor(empty)
+        assert.deepStrictEqual(yield* items.cursor("acme/widgets"), Option.some(empty))
+        yield* items.clearCursor("acme/widgets")
+        assert.isTrue(Option.isNone(yield* items.cursor("acme/widgets")))
+      }))
+  })
+})
