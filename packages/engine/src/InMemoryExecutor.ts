@@ -1,0 +1,172 @@
+import { Clock, Deferred, Duration, Effect, Exit, FiberId, Layer } from "effect"
+import type { Attempt } from "@usine/core/attempt/Attempt"
+import { type AttemptFailure, InfraFailure } from "@usine/core/attempt/failure"
+import { AttemptCanceled, AttemptFailed, type AttemptOutcome, AttemptSucceeded } from "@usine/core/attempt/outcome"
+import type { AttemptId } from "@usine/core/ids/AttemptId"
+import type { Run } from "@usine/core/run/Run"
+import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
+import { type AttemptRequest, Executor, SessionGone } from "./Executor"
+
+/** What a scripted session does: end after a delay (none means at once), or run until canceled. */
+export type Script =
+  | { readonly _tag: "Succeed"; readonly after?: Duration.DurationInput }
+  | { readonly _tag: "Fail"; readonly failure: AttemptFailure; readonly after?: Duration.DurationInput }
+  | { readonly _tag: "Hang" }
+
+export const Script = {
+  succeed: (after?: Duration.DurationInput): Script => (after === undefined ? { _tag: "Succeed" } : { _tag: "Succeed", after }),
+  fail: (failure: AttemptFailure, after?: Duration.DurationInput): Script =>
+    after === undefined ? { _tag: "Fail", failure } : { _tag: "Fail", failure, after },
+  hang: { _tag: "Hang" } as Script
+}
+
+interface Session {
+  readonly attemptId: AttemptId
+  readonly startedAt: number
+  readonly script: Script
+  status: "running" | "ended" | "gone"
+  readonly rows: Array<TranscriptEntry>
+  readonly done: Deferred.Deferred<AttemptOutcome>
+}
+
+/**
+ * The executor port in memory, for tests. Sessions belong to this object, not to an engine: hand the same
+ * instance to two engines on one ledger and the second finds the first one's sessions still live, as a real
+ * durable session outlives a daemon restart. An ended session keeps its outcome until someone collects it.
+ */
+export class InMemoryExecutor {
+  /** Every new session started, in order: an Attempt id appearing twice means it ran twice. */
+  readonly executions: Array<AttemptId> = []
+  readonly reattaches: Array<AttemptId> = []
+  readonly requests: Array<{ readonly attemptId: AttemptId; readonly worker: string; readonly run: Run }> = []
+  readonly cancels: Array<AttemptId> = []
+  readonly interventions: Array<{ readonly attemptId: AttemptId; readonly message: string }> = []
+  readonly recoveries: Array<ReadonlyArray<AttemptId>> = []
+  private readonly sessions = new Map<AttemptId, Session>()
+  private readonly scripts = new Map<string, ReadonlyArray<Script>>()
+  private fallback: (run: Run, attempt: Attempt) => Script = () => Script.succeed()
+
+  static readonly make = Effect.sync(() => new InMemoryExecutor())
+
+  /** Attempt N of the Run follows `steps[N-1]`, or the last step once past the end. */
+  script(runId: string, ...steps: ReadonlyArray<Script>): void {
+    this.scripts.set(runId, steps)
+  }
+
+  /** The script of every Attempt without one of its own. */
+  scriptOthers(fallback: (run: Run, attempt: Attempt) => Script): void {
+    this.fallback = fallback
+  }
+
+  /** The session is lost, as after a machine restart: not live, and a follower sees an InfraFailure. */
+  markGone(attemptId: AttemptId): void {
+    const session = this.sessions.get(attemptId)
+    if (session === undefined) return
+    session.status = "gone"
+    Deferred.unsafeDone(session.done, Exit.succeed(new AttemptFailed({ failure: new InfraFailure({ reason: "session lost", evidence: "" }) })))
+  }
+
+  /** Ends a running session now with this outcome. */
+  finish(attemptId: AttemptId, outcome: AttemptOutcome): void {
+    const session = this.sessions.get(attemptId)
+    if (session?.status === "running") this.end(session, outcome)
+  }
+
+  isRunning(attemptId: AttemptId): boolean {
+    return this.sessions.get(attemptId)?.status === "running"
+  }
+
+  get layer(): Layer.Layer<Executor> {
+    return Layer.succeed(Executor, this.executor)
+  }
+
+  readonly executor: Executor["Type"] = {
+    isLive: (attempt) => Effect.sync(() => this.sessions.has(attempt.id) && this.sessions.get(attempt.id)!.status !== "gone"),
+    execute: (request) => this.execute(request),
+    cancel: (attemptId) =>
+      Effect.sync(() => {
+        this.cancels.push(attemptId)
+        const session = this.sessions.get(attemptId)
+        if (session?.status === "running") this.end(session, new AttemptCanceled({ reason: "canceled by the engine" }))
+      }),
+    intervene: (attemptId, message) =>
+      Effect.gen(this, function*() {
+        const session = this.sessions.get(attemptId)
+        if (session?.status !== "running") return yield* new SessionGone({ attemptId })
+        this.interventions.push({ attemptId, message })
+        session.rows.push({ kind: "operator", text: message, at: yield* Clock.currentTimeMillis })
+      }),
+    recoverWorkspaces: (live) =>
+      Effect.sync(() => {
+        const kept = live.map((a) => a.id)
+        this.recoveries.push(kept)
+        const removed = [...this.sessions.values()].filter((s) => s.status !== "running" && !kept.includes(s.attemptId))
+        return { salvaged: [], removed: removed.map((s) => s.attemptId), kept }
+      })
+  }
+
+  private end(session: Session, outcome: AttemptOutcome): void {
+    if (session.status === "running") session.status = "ended"
+    Deferred.unsafeDone(session.done, Exit.succeed(outcome))
+  }
+
+  private scriptFor(run: Run, attempt: Attempt): Script {
+    const steps = this.scripts.get(run.id)
+    return steps?.[attempt.number - 1] ?? steps?.[steps.length - 1] ?? this.fallback(run, attempt)
+  }
+
+  private execute(request: AttemptRequest): Effect.Effect<AttemptOutcome> {
+    return Effect.gen(this, function*() {
+      const id = request.attempt.id
+      const now = yield* Clock.currentTimeMillis
+      let session = this.sessions.get(id)
+      let emitted = 0
+      if (request.reattach) {
+        if (session === undefined || session.status === "gone") {
+          return new AttemptFailed({ failure: new InfraFailure({ reason: "session not found", evidence: id }) })
+        }
+        this.reattaches.push(id)
+        emitted = request.transcriptRowsStored
+      } else {
+        session = {
+          attemptId: id,
+          startedAt: now,
+          script: this.scriptFor(request.run, request.attempt),
+          status: "running",
+          rows: [{ kind: "system", text: `session started on ${request.worker}`, at: now }],
+          done: Deferred.unsafeMake<AttemptOutcome>(FiberId.none)
+        }
+        this.sessions.set(id, session)
+        this.executions.push(id)
+        this.requests.push({ attemptId: id, worker: request.worker, run: request.run })
+        yield* request.onSession(`memory:${id}`)
+      }
+      const started = session
+      const flush = Effect.suspend(() => {
+        const rows = started.rows.slice(emitted)
+        emitted = started.rows.length
+        return rows.length === 0 ? Effect.void : request.onTranscript(rows)
+      })
+      yield* flush
+      const outcome = yield* this.awaitOutcome(started, now)
+      if (started.rows.at(-1)?.kind !== "assistant") {
+        started.rows.push({ kind: "assistant", text: `ended ${outcome._tag}`, at: yield* Clock.currentTimeMillis })
+      }
+      yield* flush
+      return outcome
+    })
+  }
+
+  private awaitOutcome(session: Session, now: number): Effect.Effect<AttemptOutcome> {
+    const script = session.script
+    if (script._tag === "Hang") return Deferred.await(session.done)
+    const scripted: AttemptOutcome = script._tag === "Succeed"
+      ? new AttemptSucceeded({ result: { commits: [], summary: "done" } })
+      : new AttemptFailed({ failure: script.failure })
+    const remaining = session.startedAt + Duration.toMillis(script.after ?? 0) - now
+    const elapse = Effect.sync(() => this.end(session, scripted)).pipe(Effect.zipRight(Deferred.await(session.done)))
+    return remaining <= 0
+      ? Effect.suspend(() => (session.status === "running" ? elapse : Deferred.await(session.done)))
+      : Effect.raceFirst(Deferred.await(session.done), Effect.sleep(Duration.millis(remaining)).pipe(Effect.zipRight(elapse)))
+  }
+}

@@ -1,0 +1,156 @@
+import { Duration, Effect, Option } from "effect"
+import type { Submission } from "@usine/core/event/Submission"
+import type { AttemptId } from "@usine/core/ids/AttemptId"
+import type { ItemKey } from "@usine/core/ids/ItemKey"
+import type { RunId } from "@usine/core/ids/RunId"
+import { AttemptNotOpen, RunStateConflict } from "@usine/core/run/errors"
+import { type Amendment, RunStore } from "@usine/store/RunStore"
+import { Executor } from "./Executor"
+import { LoopPolicies } from "./LoopPolicies"
+import { RunDriver } from "./RunDriver"
+import { LoopNotConfigured, LoopPaused } from "./RunEngine/errors"
+import { RECONCILE_INTERVAL, reconcile, recoverWorkspaces } from "./RunEngine/reconcile"
+import { Shutdown } from "./Shutdown"
+
+/**
+ * The engine's face to triggers and operators. Each action writes the ledger first, then moves fibers and
+ * sessions. Building the layer recovers workspaces, reconciles, and keeps reconciling every three minutes.
+ */
+export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
+  scoped: Effect.gen(function*() {
+    const store = yield* RunStore
+    const executor = yield* Executor
+    const policies = yield* LoopPolicies
+    const driver = yield* RunDriver
+    const shutdown = yield* Shutdown
+    const context = yield* Effect.context<RunStore | Executor | LoopPolicies | RunDriver>()
+
+    const refusePaused = (loop: string) =>
+      Effect.flatMap(store.pausedLoops, (paused) => (paused.has(loop) ? new LoopPaused({ loop }) : Effect.void))
+
+    /** Records the Event and claims its Run; after commit, stops a superseded Run's fiber and starts the new one. */
+    const submit = Effect.fn("RunEngine.submit")(function*(submission: Submission) {
+      if (Option.isNone(policies.loop(submission.loop))) return yield* new LoopNotConfigured({ loop: submission.loop })
+      yield* refusePaused(submission.loop)
+      const claim = yield* store.recordAndClaim(submission)
+      yield* driver.afterClaim(claim)
+      return claim
+    })
+
+    /** The Item stopped matching the Loop: its unstarted Runs are canceled (Revoked), its queued Events ignored. */
+    const revoke = Effect.fn("RunEngine.revoke")(function*(loop: string, itemKey: ItemKey) {
+      yield* refusePaused(loop)
+      const revoked = yield* store.revoke(loop, itemKey)
+      yield* Effect.forEach(revoked, driver.stop, { discard: true })
+      return revoked
+    })
+
+    /** Waiting → Queued and the fiber starts; a repeat is a no-op, any other state a conflict. */
+    const approve = Effect.fn("RunEngine.approve")(function*(runId: RunId, expectedVersion?: number) {
+      const result = yield* store.approve(runId, expectedVersion)
+      if (result.approved) yield* driver.restart(runId)
+      return result
+    })
+
+    /** Any open state → Canceled; the open Attempt closes as Canceled and its session stops; queued Events go on. */
+    const cancel = Effect.fn("RunEngine.cancel")(function*(runId: RunId, expectedVersion?: number) {
+      const result = yield* store.cancel(runId, expectedVersion === undefined ? {} : { expectedVersion })
+      if (!result.canceled) return { run: result.run, canceled: false }
+      yield* driver.stop(runId)
+      if (Option.isSome(result.attempt)) yield* executor.cancel(result.attempt.value.id)
+      yield* driver.closed(result.run)
+      return { run: result.run, canceled: true }
+    })
+
+    const reopen = (runId: RunId, amendment: Amendment | undefined) =>
+      Effect.gen(function*() {
+        const run = yield* store.retry(runId, amendment === undefined ? {} : { amendment })
+        yield* driver.restart(runId)
+        return run
+      })
+
+    /** Failed → Running with no cap on Attempts; the next Attempt starts from the newest salvage. */
+    const retry = Effect.fn("RunEngine.retry")((runId: RunId) => reopen(runId, undefined))
+
+    /** The same retry after replacing task text, Agent and model for every later Attempt. */
+    const editAndRetry = Effect.fn("RunEngine.editAndRetry")((runId: RunId, amendment: Amendment) =>
+      reopen(runId, amendment)
+    )
+
+    /** Marks the latest failed Attempt handled; the state does not change. */
+    const resolveFailure = Effect.fn("RunEngine.resolveFailure")((runId: RunId) => store.resolveFailure(runId))
+
+    /** A paused Loop takes no Event and revokes nothing; its existing Runs and queued Events go on. */
+    const pause = Effect.fn("RunEngine.pause")((loop: string) => store.setPaused(loop, true))
+    const unpause = Effect.fn("RunEngine.unpause")((loop: string) => store.setPaused(loop, false))
+
+    /** Answers the Item's cycle-budget Ask: a new generation for it. */
+    const resetCycleBudget = Effect.fn("RunEngine.resetCycleBudget")((itemKey: ItemKey) =>
+      store.resetCycleBudget(itemKey)
+    )
+
+    /** Sends an operator message to the live session of the Run's latest Attempt, which must be the one addressed. */
+    const intervene = Effect.fn("RunEngine.intervene")(function*(runId: RunId, attemptId: AttemptId, message: string) {
+      const run = yield* store.getRun(runId)
+      if (run.state._tag !== "Running") {
+        return yield* new RunStateConflict({ runId, action: "intervene", state: run.state._tag })
+      }
+      const attempts = yield* store.attempts(runId)
+      const latest = attempts.reduce<(typeof attempts)[number] | undefined>(
+        (a, b) => (a === undefined || b.number > a.number ? b : a),
+        undefined
+      )
+      if (latest === undefined || latest.id !== attemptId || latest.outcome !== undefined) {
+        return yield* new AttemptNotOpen({ attemptId })
+      }
+      yield* executor.intervene(attemptId, message)
+    })
+
+    const reconcileNow = reconcile().pipe(Effect.provide(context))
+
+    /**
+     * Waits for admitted Attempts after the first shutdown request, at most the longest `max_attempt_minutes` when
+     * every Loop sets one, then interrupts every fiber; an executing Attempt stays live for the next start.
+     */
+    const drain = Effect.fn("RunEngine.drain")(function*() {
+      const bounds = [...policies.loops.values()].map((p) => p.maxAttemptMinutes)
+      const maxWait = bounds.length > 0 && bounds.every((m) => m !== undefined)
+        ? Duration.minutes(Math.max(...bounds))
+        : undefined
+      const end = yield* shutdown.drain(maxWait)
+      yield* driver.interruptAll
+      return end
+    })
+
+    yield* recoverWorkspaces().pipe(Effect.provide(context))
+    yield* reconcileNow
+    yield* Effect.sleep(RECONCILE_INTERVAL).pipe(
+      Effect.zipRight(reconcileNow),
+      Effect.catchAllCause((cause) => Effect.logError("reconcile failed", cause)),
+      Effect.forever,
+      Effect.forkScoped
+    )
+
+    return {
+      submit,
+      revoke,
+      approve,
+      cancel,
+      retry,
+      editAndRetry,
+      resolveFailure,
+      pause,
+      unpause,
+      resetCycleBudget,
+      intervene,
+      /** Restarts missing fibers and expires overdue approvals; also runs on its own every three minutes. */
+      reconcile: reconcileNow,
+      /** A shutdown signal: the first closes admission, the second ends the drain wait. */
+      requestShutdown: shutdown.requestShutdown,
+      /** Completes on the first shutdown request. */
+      shutdownRequested: shutdown.requested,
+      drain
+    } as const
+  }),
+  dependencies: [RunDriver.Default, Shutdown.Default]
+}) {}

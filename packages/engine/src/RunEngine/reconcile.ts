@@ -1,0 +1,66 @@
+import { Clock, Effect, Option } from "effect"
+import type { Attempt } from "@usine/core/attempt/Attempt"
+import type { Run } from "@usine/core/run/Run"
+import { RunStore } from "@usine/store/RunStore"
+import { Executor } from "../Executor"
+import { LoopPolicies } from "../LoopPolicies"
+import { RunDriver } from "../RunDriver"
+import { openAttempt } from "../RunDriver/executeAttempt"
+import { withStoreRetry } from "../storeRetryPolicy"
+
+/** Reconcile runs at engine start and then this often. */
+export const RECONCILE_INTERVAL = "3 minutes"
+
+export interface ReconcileReport {
+  readonly open: number
+  /** Runs whose fiber was missing (a new engine, or one that stopped on an engine failure) and started again. */
+  readonly restarted: ReadonlyArray<Run["id"]>
+  /** Waiting Runs canceled because nobody approved them within their Loop's `approval_timeout`. */
+  readonly expired: ReadonlyArray<Run["id"]>
+}
+
+const waitingSince = (run: Run) =>
+  Effect.gen(function*() {
+    const store = yield* RunStore
+    const transitions = yield* withStoreRetry(store.transitions(run.id))
+    return transitions.findLast((t) => t.to === "Waiting")?.at ?? run.updatedAt
+  })
+
+/** Starts the fiber of every open Run that has none, except Waiting Runs, and expires overdue approvals. */
+export const reconcile = Effect.fn("RunEngine.reconcile")(function*() {
+  const store = yield* RunStore
+  const policies = yield* LoopPolicies
+  const driver = yield* RunDriver
+  const open = yield* withStoreRetry(store.openRuns)
+  const running = new Set(yield* driver.running)
+  const now = yield* Clock.currentTimeMillis
+  const restarted: Array<Run["id"]> = []
+  const expired: Array<Run["id"]> = []
+  for (const run of open) {
+    if (run.state._tag !== "Waiting") {
+      if (!running.has(run.id)) restarted.push(run.id)
+      yield* driver.start(run.id)
+      continue
+    }
+    const minutes = Option.getOrUndefined(policies.loop(run.loop))?.approvalTimeoutMinutes
+    if (minutes === undefined || now - (yield* waitingSince(run)) <= minutes * 60_000) continue
+    yield* withStoreRetry(store.expireApproval(run.id, minutes)).pipe(
+      Effect.andThen(() => expired.push(run.id)),
+      Effect.catchAll((e) => Effect.logInfo("approval changed before it expired", e))
+    )
+  }
+  return { open: open.length, restarted, expired } satisfies ReconcileReport
+})
+
+/** Before the first reconcile: the executor salvages or removes what an earlier process left, keeping live sessions. */
+export const recoverWorkspaces = Effect.fn("RunEngine.recoverWorkspaces")(function*() {
+  const store = yield* RunStore
+  const executor = yield* Executor
+  const live: Array<Attempt> = []
+  for (const run of yield* withStoreRetry(store.openRuns)) {
+    if (run.state._tag !== "Running") continue
+    const open = openAttempt(yield* withStoreRetry(store.attempts(run.id)))
+    if (Option.isSome(open) && (yield* executor.isLive(open.value))) live.push(open.value)
+  }
+  return yield* executor.recoverWorkspaces(live)
+})

@@ -1,0 +1,107 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, TestClock } from "effect"
+import { InfraFailure } from "@usine/core/attempt/failure"
+import { attemptIdOf } from "@usine/core/ids/AttemptId"
+import { InMemoryExecutor, Script } from "@usine/engine/InMemoryExecutor"
+import { runOf, startEngine, submission, tempLedger, untilState } from "./support/engine"
+import { settle, until } from "./support/settle"
+
+const s = submission({ number: 1, receivedAt: 1 })
+const run = runOf(s)
+const attempt = (n: number) => attemptIdOf(run, n)
+
+/** Runs an engine until its Attempt `n` has started and `minutes` passed, then stops it as a process exit would. */
+const firstEngine = (ledger: string, memory: InMemoryExecutor, n = 1, minutes = 4) =>
+  Effect.scoped(Effect.gen(function*() {
+    const { engine } = yield* startEngine({ ledger, executor: memory })
+    yield* engine.submit(s)
+    yield* until(`attempt ${n} started`, () => memory.executions.length === n)
+    yield* TestClock.adjust(`${minutes} minutes`)
+  }))
+
+describe("RunEngine restart", () => {
+  it.scoped("a new engine on the same ledger reattaches the live Attempt and never runs it twice", () =>
+    Effect.gen(function*() {
+      const ledger = yield* tempLedger
+      const memory = yield* InMemoryExecutor.make
+      memory.script(run, Script.succeed("10 minutes"))
+      yield* firstEngine(ledger, memory)
+      assert.isTrue(memory.isRunning(attempt(1)), "stopping the engine detached the session")
+
+      const { store } = yield* startEngine({ ledger, executor: memory })
+      assert.deepStrictEqual(memory.recoveries, [[], [attempt(1)]], "workspaces recovered before reconcile, live kept")
+      yield* until("reattached", () => memory.reattaches.length === 1)
+      yield* TestClock.adjust("6 minutes")
+      yield* untilState(store, run, "Succeeded")
+      assert.deepStrictEqual(memory.executions, [attempt(1)])
+      assert.deepStrictEqual(memory.reattaches, [attempt(1)])
+      const rows = yield* store.transcript(attempt(1))
+      assert.deepStrictEqual(rows.map((r) => r.kind), ["system", "assistant"], "no transcript row repeated")
+      assert.strictEqual((yield* store.attempts(run))[0]?.session, `memory:${attempt(1)}`)
+    }))
+
+  it.scoped("an Attempt whose session is gone is recorded as InfraFailure and the next Attempt runs", () =>
+    Effect.gen(function*() {
+      const ledger = yield* tempLedger
+      const memory = yield* InMemoryExecutor.make
+      memory.script(run, Script.hang, Script.succeed())
+      yield* firstEngine(ledger, memory)
+      memory.markGone(attempt(1))
+
+      const { store } = yield* startEngine({ ledger, executor: memory })
+      yield* untilState(store, run, "Succeeded")
+      const attempts = yield* store.attempts(run)
+      const first = attempts[0]?.outcome
+      assert.strictEqual(first?._tag === "Failed" && first.failure._tag, "InfraFailure")
+      assert.deepStrictEqual(memory.executions, [attempt(1), attempt(2)])
+      assert.deepStrictEqual(memory.reattaches, [])
+    }))
+
+  it.scoped("a gone third Attempt fails the Run", () =>
+    Effect.gen(function*() {
+      const ledger = yield* tempLedger
+      const memory = yield* InMemoryExecutor.make
+      const infra = new InfraFailure({ reason: "reset", evidence: "" })
+      memory.script(run, Script.fail(infra), Script.fail(infra), Script.hang)
+      yield* firstEngine(ledger, memory, 3)
+      memory.markGone(attempt(3))
+
+      const { store } = yield* startEngine({ ledger, executor: memory })
+      yield* untilState(store, run, "Failed")
+      assert.deepStrictEqual(memory.executions, [attempt(1), attempt(2), attempt(3)])
+    }))
+
+  it.scoped("store writes retry with backoff; a fiber that stops on an engine failure restarts at reconcile", () =>
+    Effect.gen(function*() {
+      const memory = yield* InMemoryExecutor.make
+      let failures = 7
+      const { engine, store } = yield* startEngine({
+        ledger: yield* tempLedger,
+        executor: memory,
+        store: (real) => ({
+          ...real,
+          finishAttempt: (id, outcome) =>
+            Effect.suspend(() => failures-- > 0 ? Effect.dieMessage("disk I/O error") : real.finishAttempt(id, outcome))
+        })
+      })
+      yield* engine.submit(s)
+      yield* until("first write failed", () => failures === 6)
+      for (const [delay, left] of [[100, 5], [200, 4], [400, 3], [800, 2]] as const) {
+        yield* TestClock.adjust(delay - 1)
+        yield* settle
+        assert.strictEqual(failures, left + 1, `no retry before ${delay} ms`)
+        yield* TestClock.adjust(1)
+        yield* until(`retry after ${delay} ms`, () => failures === left)
+      }
+      yield* TestClock.adjust("1 minute")
+      yield* settle
+      assert.strictEqual(failures, 2, "after four retries the fiber stopped")
+      assert.strictEqual((yield* store.getRun(run)).state._tag, "Running", "the fiber stopped, the Run stays open")
+
+      yield* TestClock.adjust("2 minutes") // reconcile: reattach the ended session, write again
+      yield* TestClock.adjust("300 millis")
+      yield* untilState(store, run, "Succeeded")
+      assert.deepStrictEqual(memory.executions, [attempt(1)])
+      assert.deepStrictEqual(memory.reattaches, [attempt(1)])
+    }))
+})

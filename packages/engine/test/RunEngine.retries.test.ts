@@ -1,0 +1,98 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, TestClock } from "effect"
+import type { Attempt } from "@usine/core/attempt/Attempt"
+import { AgentFailure, InfraFailure } from "@usine/core/attempt/failure"
+import { attemptIdOf } from "@usine/core/ids/AttemptId"
+import { InMemoryExecutor, Script } from "@usine/engine/InMemoryExecutor"
+import { defaultPolicies, loopPolicy, runOf, startEngine, submission, tempLedger, untilState } from "./support/engine"
+import { settle, until } from "./support/settle"
+
+const infra = new InfraFailure({ reason: "connection reset", evidence: "" })
+const failureOf = (attempt: Attempt) =>
+  attempt.outcome?._tag === "Failed" ? attempt.outcome.failure._tag : attempt.outcome?._tag
+
+describe("RunEngine retries and timeouts", () => {
+  it.scoped("InfraFailure retries stop after Attempt 3, while operator retries go on", () =>
+    Effect.gen(function*() {
+      const memory = yield* InMemoryExecutor.make
+      const { engine, store } = yield* startEngine({ ledger: yield* tempLedger, executor: memory })
+      const s = submission({ number: 1, receivedAt: 1 })
+      const run = runOf(s)
+      memory.script(run, Script.fail(infra), Script.fail(infra), Script.fail(infra), Script.fail(infra), Script.succeed())
+      yield* engine.submit(s)
+      yield* untilState(store, run, "Failed")
+      assert.deepStrictEqual((yield* store.attempts(run)).map(failureOf), ["InfraFailure", "InfraFailure", "InfraFailure"])
+
+      yield* engine.retry(run)
+      yield* untilState(store, run, "Failed")
+      assert.strictEqual((yield* store.attempts(run)).length, 4, "after an operator retry past 3, no auto-retry")
+
+      yield* engine.retry(run)
+      yield* untilState(store, run, "Succeeded")
+      assert.deepStrictEqual(memory.executions, [1, 2, 3, 4, 5].map((n) => attemptIdOf(run, n)))
+      const transitions = (yield* store.transitions(run)).map((t) => `${t.from ?? ""}>${t.to}`)
+      assert.deepStrictEqual(transitions, [
+        ">Pending",
+        "Pending>Running",
+        "Running>Failed",
+        "Failed>Running",
+        "Running>Failed",
+        "Failed>Running",
+        "Running>Succeeded"
+      ])
+    }))
+
+  it.scoped("only an InfraFailure retries by itself", () =>
+    Effect.gen(function*() {
+      const memory = yield* InMemoryExecutor.make
+      const { engine, store } = yield* startEngine({ ledger: yield* tempLedger, executor: memory })
+      const s = submission({ number: 1, receivedAt: 1 })
+      memory.script(runOf(s), Script.fail(new AgentFailure({ reason: "tests kept failing", evidence: "" })))
+      yield* engine.submit(s)
+      yield* untilState(store, runOf(s), "Failed")
+      assert.strictEqual(memory.executions.length, 1)
+      const resolved = yield* engine.resolveFailure(runOf(s))
+      assert.strictEqual(resolved.resolvedFailureAttemptId, attemptIdOf(runOf(s), 1))
+      assert.strictEqual(resolved.state._tag, "Failed")
+    }))
+
+  it.scoped("an InfraFailure with retryAt retries no sooner, in a fresh slot", () =>
+    Effect.gen(function*() {
+      const memory = yield* InMemoryExecutor.make
+      const { engine, store } = yield* startEngine({ ledger: yield* tempLedger, executor: memory })
+      const s = submission({ number: 1, receivedAt: 1 })
+      memory.script(runOf(s), Script.fail(new InfraFailure({ reason: "quota", evidence: "", retryAt: 3_600_000 })), Script.succeed())
+      yield* engine.submit(s)
+      yield* until("first attempt ran", () => memory.executions.length === 1)
+      yield* TestClock.adjust("59 minutes")
+      yield* settle
+      assert.strictEqual(memory.executions.length, 1)
+      yield* TestClock.adjust("1 minute")
+      yield* untilState(store, runOf(s), "Succeeded")
+    }))
+
+  it.scoped("max_attempt_minutes ends the Attempt as RunawayFailure and stops the session", () =>
+    Effect.gen(function*() {
+      const memory = yield* InMemoryExecutor.make
+      const { engine, store } = yield* startEngine({
+        ledger: yield* tempLedger,
+        executor: memory,
+        policies: { ...defaultPolicies, loops: { build: loopPolicy({ maxAttemptMinutes: 30 }) } }
+      })
+      const s = submission({ number: 1, receivedAt: 1 })
+      memory.script(runOf(s), Script.hang)
+      yield* engine.submit(s)
+      yield* untilState(store, runOf(s), "Running")
+      yield* TestClock.adjust("29 minutes")
+      yield* settle
+      assert.strictEqual((yield* store.getRun(runOf(s))).state._tag, "Running")
+      yield* TestClock.adjust("1 minute")
+      yield* untilState(store, runOf(s), "Failed")
+      const [attempt] = yield* store.attempts(runOf(s))
+      const outcome = attempt?.outcome
+      assert.strictEqual(outcome?._tag === "Failed" && outcome.failure._tag, "RunawayFailure")
+      if (outcome?._tag === "Failed" && outcome.failure._tag === "RunawayFailure") assert.strictEqual(outcome.failure.minutes, 30)
+      yield* until("session canceled", () => memory.cancels.length === 1)
+      assert.isFalse(memory.isRunning(attemptIdOf(runOf(s), 1)))
+    }))
+})

@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Context, Effect, Layer } from "effect"
+import type { Submission } from "@usine/core/event/Submission"
+import { itemEventIdOf } from "@usine/core/ids/EventId"
+import { itemKeyOf } from "@usine/core/ids/ItemKey"
+import { type RunId, runIdOf } from "@usine/core/ids/RunId"
+import type { RunStateTag } from "@usine/core/run/state"
+import * as Sql from "@usine/store/Sql"
+import * as SqlRunStore from "@usine/store/SqlRunStore"
+import { RunStore } from "@usine/store/RunStore"
+import type { AttemptPolicy } from "@usine/engine/Executor"
+import type { InMemoryExecutor } from "@usine/engine/InMemoryExecutor"
+import { type LoopPoliciesData, type LoopPolicy, LoopPolicies } from "@usine/engine/LoopPolicies"
+import { RunEngine } from "@usine/engine/RunEngine"
+import { TriggerCondition } from "@usine/engine/TriggerCondition"
+import { until } from "./settle"
+
+/** A ledger file in a temp dir that the scope removes. */
+export const tempLedger = Effect.acquireRelease(
+  Effect.sync(() => mkdtempSync(join(tmpdir(), "usine-engine-"))),
+  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+).pipe(Effect.map((dir) => join(dir, "ledger.sqlite")))
+
+export const attemptPolicy: AttemptPolicy = {
+  verify: [],
+  verifyRounds: 0,
+  forbiddenPaths: [],
+  maxChangedFiles: undefined,
+  maxAttemptMinutes: undefined,
+  stallMinutes: undefined,
+  kind: "issues"
+}
+
+export const loopPolicy = (patch: Partial<LoopPolicy> = {}): LoopPolicy => ({
+  approvalRequired: false,
+  maxAttemptMinutes: undefined,
+  approvalTimeoutMinutes: undefined,
+  attempt: attemptPolicy,
+  workers: undefined,
+  ...patch
+})
+
+export const defaultPolicies: LoopPoliciesData = {
+  loops: { build: loopPolicy(), review: loopPolicy(), gated: loopPolicy({ approvalRequired: true }) },
+  workers: [
+    { name: "w1", maxConcurrentAttempts: 1, agents: ["codex"] },
+    { name: "w2", maxConcurrentAttempts: 1, agents: ["codex", "claude"] }
+  ]
+}
+
+export interface EngineOptions {
+  readonly ledger: string
+  readonly executor: InMemoryExecutor
+  readonly policies?: LoopPoliciesData
+  readonly trigger?: TriggerCondition["Type"]
+  /** Wraps the real SQLite store, to inject faults. */
+  readonly store?: (store: RunStore["Type"]) => RunStore["Type"]
+}
+
+/** The engine as the app wires it, on a real SQLite ledger; the ledger is locked for the life of the scope. */
+export const engineLayer = (options: EngineOptions) => {
+  const sqlStore = SqlRunStore.layer.pipe(Layer.provide(Sql.layer(options.ledger)))
+  const wrap = options.store
+  const store = wrap === undefined
+    ? sqlStore
+    : Layer.effect(RunStore, Effect.map(RunStore, wrap)).pipe(Layer.provide(sqlStore))
+  const base = Layer.mergeAll(
+    store,
+    options.executor.layer,
+    LoopPolicies.layer(options.policies ?? defaultPolicies),
+    options.trigger === undefined ? TriggerCondition.layerAlways : Layer.succeed(TriggerCondition, options.trigger)
+  )
+  return RunEngine.Default.pipe(Layer.provideMerge(base))
+}
+
+/** Starts an engine for the current scope; closing the scope stops it as a process exit would. */
+export const startEngine = (options: EngineOptions) =>
+  Effect.map(Layer.build(engineLayer(options)), (context) => ({
+    engine: Context.get(context, RunEngine),
+    store: Context.get(context, RunStore)
+  }))
+
+export const REPOSITORY = "acme/app"
+
+/** A trigger's Submission for issue `number` of acme/app with the given content. */
+export const submission = (input: {
+  readonly number: number
+  readonly receivedAt: number
+  readonly loop?: string
+  readonly content?: string
+  readonly agent?: string
+  readonly approvalRequired?: boolean
+  readonly maxCycles?: number
+  readonly generation?: number
+}): Submission => {
+  const loop = input.loop ?? "build"
+  const generation = input.generation ?? 0
+  const contentHash = input.content ?? `c${input.receivedAt}`
+  return {
+    eventId: itemEventIdOf({ loop, repository: REPOSITORY, number: input.number, contentHash, generation }),
+    loop,
+    itemKey: itemKeyOf(REPOSITORY, input.number),
+    repository: REPOSITORY,
+    number: input.number,
+    generation,
+    contentHash,
+    task: `work on #${input.number} (${contentHash})`,
+    agent: input.agent ?? "codex",
+    approvalRequired: input.approvalRequired ?? false,
+    ...(input.maxCycles === undefined ? {} : { maxCycles: input.maxCycles }),
+    receivedAt: input.receivedAt
+  }
+}
+
+export const runOf = (s: Submission): RunId => runIdOf(s.eventId)
+
+/** Waits until the Run exists and is in `state`. */
+export const untilState = (store: RunStore["Type"], runId: RunId, state: RunStateTag) =>
+  until(`run ${runId} ${state}`, () =>
+    store.getRun(runId).pipe(
+      Effect.map((run) => run.state._tag === state),
+      Effect.catchTag("RunNotFound", () => Effect.succeed(false))
+    ))
