@@ -1,0 +1,117 @@
+import { Schema } from "effect"
+import { PERMISSIONS } from "../world/SimUser"
+
+const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+const Repo = Schema.String.annotations({ description: "owner/name" })
+const Number_ = Schema.Int.pipe(Schema.positive())
+const Permission = Schema.Literal(...PERMISSIONS)
+
+/** Registers an account with a token; `permission` applies to every repository without its own entry. */
+export const CreateUser = Schema.Struct({
+  login: Schema.String,
+  token: opt(Schema.String),
+  permission: opt(Permission),
+  repositories: opt(Schema.Record({ key: Schema.String, value: Permission })),
+  bot: opt(Schema.Boolean)
+})
+
+export const SetPermission = Schema.Struct({ login: Schema.String, repo: Repo, permission: Permission })
+
+/** A repository, optionally seeded (one initial commit on the default branch) from a directory or inline files. */
+export const CreateRepository = Schema.Struct({
+  owner: Schema.String,
+  name: Schema.String,
+  defaultBranch: opt(Schema.String),
+  private: opt(Schema.Boolean),
+  description: opt(Schema.String),
+  defaultLabels: opt(Schema.Boolean),
+  seedDirectory: opt(Schema.String),
+  files: opt(Schema.Record({ key: Schema.String, value: Schema.String }))
+})
+
+export const CreateIssue = Schema.Struct({
+  repo: Repo,
+  title: Schema.String,
+  body: opt(Schema.NullOr(Schema.String)),
+  labels: opt(Schema.Array(Schema.String)),
+  assignees: opt(Schema.Array(Schema.String)),
+  author: opt(Schema.String),
+  state: opt(Schema.Literal("open", "closed"))
+})
+
+export const UpdateIssue = Schema.Struct({
+  repo: Repo,
+  number: Number_,
+  title: opt(Schema.String),
+  body: opt(Schema.NullOr(Schema.String)),
+  state: opt(Schema.Literal("open", "closed")),
+  labels: opt(Schema.Array(Schema.String)),
+  assignees: opt(Schema.Array(Schema.String)),
+  actor: opt(Schema.String)
+})
+
+export const AddComment = Schema.Struct({ repo: Repo, number: Number_, body: Schema.String, author: opt(Schema.String) })
+
+export const CreateLabel = Schema.Struct({
+  repo: Repo,
+  name: Schema.String,
+  color: opt(Schema.String),
+  description: opt(Schema.String)
+})
+
+export const AddLabels = Schema.Struct({ repo: Repo, number: Number_, labels: Schema.Array(Schema.String), actor: opt(Schema.String) })
+
+export const RemoveLabel = Schema.Struct({ repo: Repo, number: Number_, label: Schema.String, actor: opt(Schema.String) })
+
+export const CreatePullRequest = Schema.Struct({
+  repo: Repo,
+  title: Schema.String,
+  head: Schema.String,
+  base: opt(Schema.String),
+  body: opt(Schema.NullOr(Schema.String)),
+  author: opt(Schema.String),
+  draft: opt(Schema.Boolean)
+})
+
+export const PullAction = Schema.Struct({ repo: Repo, number: Number_, actor: opt(Schema.String) })
+
+export const SetMergeState = Schema.Struct({
+  repo: Repo,
+  number: Number_,
+  mergeable: opt(Schema.NullOr(Schema.Boolean)),
+  mergeableState: opt(Schema.String),
+  reviewDecision: opt(Schema.NullOr(Schema.Literal("APPROVED", "CHANGES_REQUESTED", "REVIEW_REQUIRED")))
+})
+
+export const AddReview = Schema.Struct({
+  repo: Repo,
+  number: Number_,
+  author: Schema.String,
+  state: Schema.Literal("APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED", "PENDING"),
+  body: opt(Schema.String)
+})
+
+/** See `FaultSpec`. */
+export const Fault = Schema.Struct({
+  method: opt(Schema.String),
+  path: Schema.String,
+  status: opt(Schema.Int),
+  retryAfter: opt(Schema.Number),
+  rateLimit: opt(Schema.Literal("primary", "secondary")),
+  delayMs: opt(Schema.Number),
+  hang: opt(Schema.Boolean),
+  times: opt(Schema.Int)
+})
+
+export const SetTime = Schema.Struct({ at: Schema.String })
+export const AdvanceTime = Schema.Struct({ ms: Schema.Number })
+
+export const SetRateLimit = Schema.Struct({
+  login: Schema.String,
+  resource: opt(Schema.Literal("core", "graphql")),
+  limit: opt(Schema.Int),
+  remaining: opt(Schema.Int),
+  resetAt: opt(Schema.String)
+})
+
+export const Empty = Schema.Struct({})
