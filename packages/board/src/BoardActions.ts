@@ -1,0 +1,94 @@
+import { Effect } from "effect"
+import type { AttemptId } from "@usine/core/ids/AttemptId"
+import type { ItemKey } from "@usine/core/ids/ItemKey"
+import type { RunId } from "@usine/core/ids/RunId"
+import { RunEngine } from "@usine/engine/RunEngine"
+import { LoopNotConfigured } from "@usine/engine/RunEngine/errors"
+import { ReadModel } from "@usine/store/ReadModel"
+import { type Amendment, RunStore } from "@usine/store/RunStore"
+import { ItemNotOnBoard, UnknownColumn } from "./BoardActions/errors"
+import { BoardMoves } from "./BoardMoves"
+import { BoardSettings } from "./BoardSettings"
+import { columnOf } from "./BoardViews/boardView"
+
+/**
+ * The operator's actions. Each is one engine call (or one BoardMoves call) plus what makes it safe to repeat; the
+ * engine and the ledger decide legality, and their typed errors travel to the edge unchanged.
+ */
+export class BoardActions extends Effect.Service<BoardActions>()("usine/BoardActions", {
+  effect: Effect.gen(function* () {
+    const engine = yield* RunEngine
+    const store = yield* RunStore
+    const model = yield* ReadModel
+    const moves = yield* BoardMoves
+    const settings = yield* BoardSettings
+
+    const configuredLoop = (loop: string) =>
+      settings.loops.some((l) => l.name === loop) ? Effect.void : Effect.fail(new LoopNotConfigured({ loop }))
+
+    return {
+      /** Waiting → Queued; a repeat after the approval is a no-op (`approved: false`). */
+      approve: Effect.fn("BoardActions.approve")(function* (runId: RunId, expectedVersion: number | undefined) {
+        const { approved, run } = yield* engine.approve(runId, expectedVersion)
+        return { runId, state: run.state._tag, approved }
+      }),
+      /** Any open state → Canceled; a repeat on a Canceled Run is a no-op (`canceled: false`). */
+      cancel: Effect.fn("BoardActions.cancel")(function* (runId: RunId, expectedVersion: number | undefined) {
+        const { canceled, run } = yield* engine.cancel(runId, expectedVersion)
+        return { runId, state: run.state._tag, canceled }
+      }),
+      /** Failed → Running; a repeat finds the Run Running and is refused, so it never runs twice. */
+      retry: Effect.fn("BoardActions.retry")(function* (runId: RunId) {
+        const run = yield* engine.retry(runId)
+        return { runId, state: run.state._tag }
+      }),
+      /** The same retry with the task text, Agent and model replaced for every later Attempt. */
+      editAndRetry: Effect.fn("BoardActions.editAndRetry")(function* (runId: RunId, amendment: Amendment) {
+        const run = yield* engine.editAndRetry(runId, amendment)
+        return { runId, state: run.state._tag }
+      }),
+      /** Marks the latest failed Attempt handled; a repeat changes nothing. */
+      resolveFailure: Effect.fn("BoardActions.resolveFailure")(function* (runId: RunId) {
+        const run = yield* engine.resolveFailure(runId)
+        return { runId, state: run.state._tag, resolvedFailureAttemptId: run.resolvedFailureAttemptId }
+      }),
+      /** Sends a message to the live session of the Run's open Attempt. */
+      intervene: Effect.fn("BoardActions.intervene")(function* (runId: RunId, attemptId: AttemptId, message: string) {
+        yield* engine.intervene(runId, attemptId, message)
+        return { runId, attemptId, delivered: true }
+      }),
+      /** Pauses or unpauses a configured Loop; setting the flag it already has changes nothing. */
+      setPaused: Effect.fn("BoardActions.setPaused")(function* (loop: string, paused: boolean) {
+        yield* configuredLoop(loop)
+        yield* paused ? engine.pause(loop) : engine.unpause(loop)
+        return { loop, paused }
+      }),
+      /**
+       * Answers a cycle-budget Ask with a new generation. With `askId`, a reset whose Ask is no longer open (a repeated
+       * click) changes nothing.
+       */
+      resetCycleBudget: Effect.fn("BoardActions.resetCycleBudget")(function* (itemKey: ItemKey, askId: string | undefined) {
+        if (askId !== undefined) {
+          const open = (yield* store.asks).some((ask) => ask.askId === askId && ask.itemKey === itemKey)
+          if (!open) return { itemKey, generation: yield* store.generation(itemKey), reset: false }
+        }
+        const { generation } = yield* engine.resetCycleBudget(itemKey)
+        return { itemKey, generation, reset: true }
+      }),
+      /** Moves a card: the Item's column label is swapped on GitHub and polling gets a Hint. Already there: no-op. */
+      move: Effect.fn("BoardActions.move")(function* (repository: string, number: number, column: string) {
+        const to = settings.columns.find((c) => c.name === column)
+        if (to === undefined) return yield* new UnknownColumn({ column })
+        const known = settings.repositories.find((r) => r.toLowerCase() === repository.toLowerCase())
+        const item = known === undefined
+          ? undefined
+          : (yield* model.boardItems([known])).find((i) => i.number === number)
+        if (known === undefined || item === undefined) return yield* new ItemNotOnBoard({ repository, number })
+        const from = columnOf(settings.columns, item.labels)
+        if (from?.name === to.name) return { repository: known, number, column: to.name, moved: false }
+        yield* moves.move(known, number, from?.label, to.label)
+        return { repository: known, number, column: to.name, moved: true }
+      })
+    } as const
+  })
+}) {}

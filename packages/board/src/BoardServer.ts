@@ -1,0 +1,73 @@
+import type { Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { createAdaptorServer } from "@hono/node-server"
+import { Effect, FiberSet, Option, Runtime } from "effect"
+import { Redactor } from "@usine/executor/Redactor"
+import { BoardActions } from "./BoardActions"
+import { allowedHosts, isLoopback } from "./BoardServer/allowedHosts"
+import { BoardListenFailed, BoardTokenMissing } from "./BoardServer/errors"
+import { makeBoardApp } from "./BoardServer/makeBoardApp"
+import type { RunExit } from "./BoardServer/respond"
+import { BoardSettings } from "./BoardSettings"
+import { BoardViews } from "./BoardViews"
+
+const listen = (server: Server, host: string, port: number) =>
+  Effect.async<void, BoardListenFailed>((resume) => {
+    const onError = (cause: unknown) => resume(Effect.fail(new BoardListenFailed({ host, port, cause })))
+    server.once("error", onError)
+    server.listen(port, host, () => {
+      server.off("error", onError)
+      resume(Effect.void)
+    })
+  })
+
+const close = (server: Server) =>
+  Effect.async<void>((resume) => {
+    server.close(() => resume(Effect.void))
+    // Live streams never end by themselves.
+    server.closeAllConnections()
+  })
+
+/**
+ * The operator's web Board on Hono and Node's HTTP server, for the life of its scope: closing the scope closes the
+ * server and ends every live stream. It refuses to start on a non-loopback address without a token.
+ */
+export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServer", {
+  scoped: Effect.gen(function* () {
+    const settings = yield* BoardSettings
+    const { host } = settings.listen
+    if (!isLoopback(host) && Option.isNone(settings.token)) return yield* new BoardTokenMissing({ host })
+    const views = yield* BoardViews
+    const actions = yield* BoardActions
+    const redactor = yield* Redactor
+    const runtime = yield* Effect.runtime<never>()
+    const run: RunExit = (effect) => Runtime.runPromiseExit(runtime)(effect)
+    const streams = yield* FiberSet.make()
+    const fork = yield* FiberSet.runtime(streams)<never>()
+
+    let hosts = allowedHosts(settings, settings.listen.port)
+    const app = makeBoardApp({
+      views,
+      actions,
+      run,
+      redact: redactor.redact,
+      token: settings.token,
+      allowedHosts: () => hosts,
+      fork: (effect) => fork(effect),
+      interval: settings.liveInterval
+    })
+    const server = createAdaptorServer({ fetch: app.fetch }) as Server
+    yield* Effect.acquireRelease(listen(server, host, settings.listen.port), () => close(server))
+    const port = (server.address() as AddressInfo).port
+    hosts = allowedHosts(settings, port)
+    const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`
+    yield* Effect.logInfo(`board listening on ${origin}`)
+    return {
+      /** The port it listens on (the configured one, or the one the OS chose for port 0). */
+      port,
+      /** `http://host:port` of the listen address. */
+      origin
+    } as const
+  }),
+  dependencies: [BoardViews.Default, BoardActions.Default]
+}) {}

@@ -1,0 +1,9 @@
+/** What the Board's middleware puts on each request for the handlers. */
+export interface BoardEnv {
+  readonly Variables: {
+    /** The request's CSRF token, for the forms the page renders. */
+    readonly csrf: string
+    /** The request carried a valid bearer token: no browser sends one by itself, so no CSRF check applies. */
+    readonly bearer: boolean
+  }
+}

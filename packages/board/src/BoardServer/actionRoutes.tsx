@@ -1,0 +1,106 @@
+import { Effect, Exit } from "effect"
+import type { Context, Hono } from "hono"
+import { z } from "zod"
+import { AttemptId } from "@usine/core/ids/AttemptId"
+import { ItemKey } from "@usine/core/ids/ItemKey"
+import { RunId } from "@usine/core/ids/RunId"
+import type { BoardActions } from "../BoardActions"
+import { ProblemPage } from "../pages/ProblemPage"
+import type { BoardEnv } from "./BoardEnv"
+import {
+  EditAndRetryForm,
+  InterveneForm,
+  LoopParams,
+  MoveForm,
+  parseInput,
+  PlainForm,
+  ResetForm,
+  RunParams,
+  VersionedForm
+} from "./inputs"
+import { renderPage } from "./renderPage"
+import { logUnexpected, problemOf, type RunExit, wantsJson } from "./respond"
+
+export interface ActionDeps {
+  readonly actions: BoardActions
+  readonly run: RunExit
+  readonly redact: (text: string) => string
+}
+
+/** The posted fields: a JSON body for scripts, a form for browsers without JavaScript. */
+export const readBody = async (c: Context<BoardEnv>): Promise<unknown> =>
+  (c.req.header("content-type") ?? "").includes("application/json")
+    ? c.req.json().catch(() => ({}))
+    : c.req.parseBody().catch(() => ({}))
+
+/**
+ * Each action: validate at the edge, call one BoardActions method, answer JSON (200, or the error's status) or, for a
+ * plain form post, 303 back to the page (or a page naming the refusal, with its status).
+ */
+export const actionRoutes = (app: Hono<BoardEnv>, deps: ActionDeps) => {
+  const action = <P extends z.ZodType, B extends z.ZodType<{ readonly back?: string | undefined }>, A, E>(
+    path: string,
+    params: P,
+    body: B,
+    act: (params: z.output<P>, body: z.output<B>) => Effect.Effect<A, E>,
+    home: (params: z.output<P>) => string
+  ) =>
+    app.post(path, async (c) => {
+      const raw = await readBody(c)
+      let back: string | undefined
+      const exit = await deps.run(
+        Effect.all([parseInput(params, c.req.param()), parseInput(body, raw)]).pipe(
+          Effect.tap(([p, b]) => Effect.sync(() => (back = b.back ?? home(p)))),
+          Effect.flatMap(([p, b]) => act(p, b)),
+          Effect.tapErrorCause(logUnexpected)
+        )
+      )
+      if (Exit.isSuccess(exit)) return wantsJson(c) ? c.json(exit.value as object) : c.redirect(back ?? "/", 303)
+      const problem = problemOf(exit.cause, deps.redact)
+      if (wantsJson(c)) return c.json(problem.body, problem.status)
+      return renderPage(c, { title: "Refused", current: "" }, <ProblemPage message={problem.body.message} back={back} />, problem.status)
+    })
+
+  const runHome = ({ id }: { readonly id: string }) => `/runs/${id}`
+  const { actions } = deps
+
+  action("/runs/:id/approve", RunParams, VersionedForm, ({ id }, { version }) => actions.approve(RunId(id), version), runHome)
+  action("/runs/:id/cancel", RunParams, VersionedForm, ({ id }, { version }) => actions.cancel(RunId(id), version), runHome)
+  action("/runs/:id/retry", RunParams, PlainForm, ({ id }) => actions.retry(RunId(id)), runHome)
+  action(
+    "/runs/:id/edit-and-retry",
+    RunParams,
+    EditAndRetryForm,
+    ({ id }, { agent, model, task }) =>
+      actions.editAndRetry(RunId(id), {
+        ...(task === undefined ? {} : { task }),
+        ...(agent === undefined ? {} : { agent }),
+        ...(model === undefined ? {} : { model })
+      }),
+    runHome
+  )
+  action("/runs/:id/resolve-failure", RunParams, PlainForm, ({ id }) => actions.resolveFailure(RunId(id)), runHome)
+  action(
+    "/runs/:id/intervene",
+    RunParams,
+    InterveneForm,
+    ({ id }, { attemptId, message }) => actions.intervene(RunId(id), AttemptId(attemptId), message),
+    runHome
+  )
+  action("/loops/:loop/pause", LoopParams, PlainForm, ({ loop }) => actions.setPaused(loop, true), () => "/loops")
+  action("/loops/:loop/unpause", LoopParams, PlainForm, ({ loop }) => actions.setPaused(loop, false), () => "/loops")
+  action(
+    "/budgets/reset",
+    z.object({}),
+    ResetForm,
+    (_, { askId, itemKey }) => actions.resetCycleBudget(ItemKey(itemKey), askId),
+    () => "/"
+  )
+  action(
+    "/board/move",
+    z.object({}),
+    MoveForm,
+    (_, { column, number, repository }) => actions.move(repository, number, column),
+    () => "/board"
+  )
+}

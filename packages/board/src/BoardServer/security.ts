@@ -1,0 +1,112 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import type { Context, MiddlewareHandler } from "hono"
+import { getCookie, setCookie } from "hono/cookie"
+import { Option, Redacted } from "effect"
+import type { BoardEnv } from "./BoardEnv"
+
+export const CSRF_COOKIE = "usine_csrf"
+export const SESSION_COOKIE = "usine_session"
+export const CSRF_FIELD = "_csrf"
+export const CSRF_HEADER = "x-csrf-token"
+
+const UNSAFE_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"])
+/** Reachable without logging in: the login form itself and the stylesheet and script it loads. */
+const PUBLIC_PATHS = (path: string) => path === "/login" || path.startsWith("/assets/")
+
+export const sameSecret = (a: string, b: string): boolean => {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+/** The login cookie's value: derived from the token, so the token itself never travels in a cookie. */
+export const sessionValue = (token: Redacted.Redacted<string>): string =>
+  createHmac("sha256", Redacted.value(token)).update("usine-board-session").digest("hex")
+
+const forbidden = (c: Context, reason: string) => c.json({ error: "Forbidden", message: reason }, 403)
+
+/** Refuses a request whose Host is not one the Board answers (DNS rebinding). */
+export const hostGuard = (allowed: () => ReadonlySet<string>): MiddlewareHandler<BoardEnv> => async (c, next) => {
+  const host = c.req.header("host")?.toLowerCase()
+  if (host === undefined || !allowed().has(host)) return forbidden(c, "unknown host")
+  await next()
+}
+
+/** Baseline headers: no framing, no sniffing, scripts and styles only from the Board itself. */
+export const securityHeaders: MiddlewareHandler<BoardEnv> = async (c, next) => {
+  await next()
+  c.header("Content-Security-Policy", "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+  c.header("X-Frame-Options", "DENY")
+  c.header("X-Content-Type-Options", "nosniff")
+  c.header("Referrer-Policy", "same-origin")
+  c.header("Cache-Control", "no-store")
+}
+
+/** Gives every browser a random CSRF token in an HttpOnly SameSite cookie; pages embed it in their forms. */
+export const csrfCookie: MiddlewareHandler<BoardEnv> = async (c, next) => {
+  let token = getCookie(c, CSRF_COOKIE)
+  if (token === undefined || !/^[0-9a-f]{64}$/.test(token)) {
+    token = randomBytes(32).toString("hex")
+    setCookie(c, CSRF_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/" })
+  }
+  c.set("csrf", token)
+  await next()
+}
+
+const wantsJson = (c: Context) =>
+  c.req.path.startsWith("/api/") || c.req.path === "/events" || (c.req.header("accept") ?? "").includes("application/json")
+
+/**
+ * With a token configured, every request but the login form needs it: as `Authorization: Bearer`, or as the session
+ * cookie the login form sets. Without one (loopback only) every request passes.
+ */
+export const authGuard = (token: Option.Option<Redacted.Redacted<string>>): MiddlewareHandler<BoardEnv> => async (c, next) => {
+  c.set("bearer", false)
+  if (Option.isNone(token)) return next()
+  const header = c.req.header("authorization")
+  const bearer = header?.startsWith("Bearer ") === true && sameSecret(header.slice(7), Redacted.value(token.value))
+  const session = getCookie(c, SESSION_COOKIE)
+  if (bearer) c.set("bearer", true)
+  if (bearer || (session !== undefined && sameSecret(session, sessionValue(token.value))) || PUBLIC_PATHS(c.req.path)) {
+    return next()
+  }
+  if (wantsJson(c)) return c.json({ error: "Unauthorized", message: "log in or send the board token" }, 401)
+  return c.redirect("/login", 303)
+}
+
+const sameOrigin = (c: Context): boolean => {
+  const host = c.req.header("host")?.toLowerCase()
+  const source = c.req.header("origin") ?? c.req.header("referer")
+  if (source === undefined || source === "null" || host === undefined) return false
+  try {
+    const url = new URL(source)
+    return (url.protocol === "http:" || url.protocol === "https:") && url.host.toLowerCase() === host
+  } catch {
+    return false
+  }
+}
+
+const submittedToken = async (c: Context): Promise<string | undefined> => {
+  const header = c.req.header(CSRF_HEADER)
+  if (header !== undefined) return header
+  if ((c.req.header("content-type") ?? "").includes("application/json")) {
+    const body: unknown = await c.req.json().catch(() => undefined)
+    const value = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[CSRF_FIELD] : undefined
+    return typeof value === "string" ? value : undefined
+  }
+  const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)
+  const value = form[CSRF_FIELD]
+  return typeof value === "string" ? value : undefined
+}
+
+/**
+ * A state-changing request needs a same-origin `Origin` (or `Referer` when a browser sends no Origin) and the CSRF
+ * token of its cookie. A bearer-token request is exempt: a browser never attaches that header on its own.
+ */
+export const originAndCsrfGuard: MiddlewareHandler<BoardEnv> = async (c, next) => {
+  if (!UNSAFE_METHODS.has(c.req.method) || c.get("bearer")) return next()
+  if (!sameOrigin(c)) return forbidden(c, "cross-origin request refused")
+  const submitted = await submittedToken(c)
+  if (submitted === undefined || !sameSecret(submitted, c.get("csrf"))) return forbidden(c, "missing or wrong CSRF token")
+  await next()
+}

@@ -1,0 +1,79 @@
+import { Context, Duration, Layer, Option, type Redacted } from "effect"
+import type { CompiledLoop } from "@usine/core/config/CompiledLoop"
+import type { UsineConfig } from "@usine/core/config/UsineConfig"
+
+/** A Loop as the Loops page describes it. */
+export interface LoopInfo {
+  readonly name: string
+  readonly on: "issues" | "pull_requests" | "schedule"
+  /** The `if:` expression as written. */
+  readonly if: string
+  readonly repositories: ReadonlyArray<string>
+  readonly agent: string
+  readonly approval: "required" | "none"
+  /** Runs per Item between resets; schedule Loops have none. */
+  readonly maxCycles?: number | undefined
+  /** `cron` and `tz` of a schedule Loop. */
+  readonly schedule?: string | undefined
+}
+
+export interface BoardColumnSetting {
+  readonly name: string
+  readonly label: string
+}
+
+export interface BoardSettingsData {
+  /** Port 0 takes any free port. */
+  readonly listen: { readonly host: string; readonly port: number }
+  /** Public names the Board is reached at (`usine.example.com` or `usine.example.com:8443`), besides the listen address. */
+  readonly hostNames: ReadonlyArray<string>
+  /** Required on every request when set; mandatory when the listen address is not loopback. */
+  readonly token: Option.Option<Redacted.Redacted<string>>
+  readonly columns: ReadonlyArray<BoardColumnSetting>
+  readonly repositories: ReadonlyArray<string>
+  readonly loops: ReadonlyArray<LoopInfo>
+  /** How often live pages look at the ledger for changes. */
+  readonly liveInterval: Duration.Duration
+  /** Rows per list on the Runs and Needs you pages. */
+  readonly pageSize: number
+}
+
+export const loopInfoOf = (loop: CompiledLoop): LoopInfo => ({
+  name: loop.name,
+  on: loop.on,
+  if: loop.if.source,
+  repositories: loop.repositories,
+  agent: loop.agent,
+  approval: loop.approval,
+  ...(loop.on === "schedule"
+    ? { schedule: `${loop.schedule.cron} (${loop.schedule.tz})` }
+    : { maxCycles: loop.maxCycles })
+})
+
+/** The Board's settings; the app builds them from usine.yaml with `fromConfig`. */
+export class BoardSettings extends Context.Tag("usine/BoardSettings")<BoardSettings, BoardSettingsData>() {
+  static readonly layer = (data: BoardSettingsData): Layer.Layer<BoardSettings> => Layer.succeed(BoardSettings, data)
+
+  static readonly fromConfig = (config: UsineConfig): BoardSettingsData => ({
+    listen: config.board.listen,
+    hostNames: config.board.hostName === undefined ? [] : [config.board.hostName],
+    token: config.board.token,
+    columns: config.board.columns,
+    repositories: config.repositories,
+    loops: config.loops.map(loopInfoOf),
+    liveInterval: Duration.seconds(1),
+    pageSize: 50
+  })
+
+  /** Loopback, no token, no columns: a base for tests and tools. */
+  static readonly defaults: BoardSettingsData = {
+    listen: { host: "127.0.0.1", port: 0 },
+    hostNames: [],
+    token: Option.none(),
+    columns: [],
+    repositories: [],
+    loops: [],
+    liveInterval: Duration.seconds(1),
+    pageSize: 50
+  }
+}

@@ -1,0 +1,87 @@
+import { Effect } from "effect"
+import type { AttemptId } from "@usine/core/ids/AttemptId"
+import type { RunId } from "@usine/core/ids/RunId"
+import { Redactor } from "@usine/executor/Redactor"
+import { ReadModel } from "@usine/store/ReadModel"
+import type { RunFilter, RunPage } from "@usine/store/ReadModel/runList"
+import { BoardSettings } from "./BoardSettings"
+import { boardView } from "./BoardViews/boardView"
+import { loopsView } from "./BoardViews/loopsView"
+import { needsYouView } from "./BoardViews/needsYouView"
+import { redactDeep } from "./BoardViews/redactDeep"
+import { runView } from "./BoardViews/runView"
+import { PollFailureFeed } from "./PollFailureFeed"
+import { WorkerStatusFeed } from "./WorkerStatusFeed"
+
+/** How many transcript rows the Run page shows at first; the live stream adds the rest. */
+export const TRANSCRIPT_WINDOW = 1000
+
+/** The Runs page's filters as the operator gave them, echoed back to fill the form. */
+export type RunsQuery = Omit<RunFilter, "limit" | "itemKey"> & { readonly item?: string | undefined }
+
+export interface RunsView {
+  readonly query: RunsQuery
+  readonly page: RunPage
+}
+
+/**
+ * The data of every page. A page and its JSON twin render the same value, and every string in it has passed the
+ * redactor, so neither can show a secret.
+ */
+export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews", {
+  effect: Effect.gen(function* () {
+    const model = yield* ReadModel
+    const redactor = yield* Redactor
+    const settings = yield* BoardSettings
+    const polls = yield* PollFailureFeed
+    const workerFeed = yield* WorkerStatusFeed
+    const clean = <A>(value: A): A => redactDeep(redactor.redact, value)
+
+    return {
+      /** Needs you: approvals, unresolved failures, Asks, poll failures, low rate quotas, Worker alerts. */
+      needsYou: Effect.gen(function* () {
+        const ledger = yield* model.needsYou(settings.pageSize)
+        return clean(needsYouView(ledger, yield* polls.recent, yield* polls.rateQuotas, yield* workerFeed.workers))
+      }).pipe(Effect.withSpan("BoardViews.needsYou")),
+
+      /** One page of Runs under the filters, with counts per state. */
+      runs: Effect.fn("BoardViews.runs")(function* (query: RunsQuery, itemKey: string | undefined) {
+        const page = yield* model.runs({ ...query, itemKey, limit: settings.pageSize })
+        return clean({ query, page } satisfies RunsView)
+      }),
+
+      /** A Run with its timeline, Attempts, result, usage, legal actions, and the shown Attempt's transcript. */
+      run: Effect.fn("BoardViews.run")(function* (runId: RunId, attemptNumber: number | undefined) {
+        const detail = yield* model.run(runId)
+        const shown = attemptNumber === undefined
+          ? detail.attempts.at(-1)
+          : detail.attempts.find((a) => a.number === attemptNumber)
+        const lines = shown === undefined
+          ? []
+          : yield* model.transcript(shown.id, { limit: TRANSCRIPT_WINDOW, newest: true })
+        return clean(runView(detail, shown, lines))
+      }),
+
+      /** Transcript rows after `afterSeq`, redacted: what the live stream sends. */
+      transcriptAfter: Effect.fn("BoardViews.transcriptAfter")(function* (attemptId: AttemptId, afterSeq: number) {
+        return clean(yield* model.transcript(attemptId, { afterSeq, limit: TRANSCRIPT_WINDOW }))
+      }),
+
+      runPulse: model.runPulse,
+      changeMark: model.changeMark,
+
+      /** The kanban Board of the configured repositories. */
+      board: Effect.map(model.boardItems(settings.repositories), (items) => clean(boardView(settings.columns, items))).pipe(
+        Effect.withSpan("BoardViews.board")
+      ),
+
+      /** Each Loop's trigger, `if:`, counts, pause flag and Asks. */
+      loops: Effect.map(model.loops, (overview) => clean(loopsView(settings.loops, overview))).pipe(
+        Effect.withSpan("BoardViews.loops")
+      ),
+
+      /** Each Worker's slots, capabilities and health. */
+      workers: Effect.map(workerFeed.workers, (workers) => clean({ workers })).pipe(Effect.withSpan("BoardViews.workers"))
+    } as const
+  })
+}) {}

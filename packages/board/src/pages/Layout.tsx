@@ -1,0 +1,41 @@
+import type { Child, FC } from "hono/jsx"
+
+export const NAV: ReadonlyArray<readonly [path: string, label: string]> = [
+  ["/", "Needs you"],
+  ["/runs", "Runs"],
+  ["/board", "Board"],
+  ["/loops", "Loops"],
+  ["/workers", "Workers"]
+]
+
+/**
+ * The page frame. `live="page"` makes the script reload `<main>` when the ledger changes; the Run page follows its
+ * own stream instead. Without JavaScript every page still works and every action is a plain form post.
+ */
+export const Layout: FC<{ title: string; csrf: string; current: string; live?: "page" | "run"; children?: Child }> = (props) => (
+  <html lang="en">
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta name="csrf-token" content={props.csrf} />
+      <title>{`${props.title} · usine`}</title>
+      <link rel="stylesheet" href="/assets/board.css" />
+      <script src="/assets/board.js" defer></script>
+    </head>
+    <body data-live={props.live ?? "none"}>
+      <nav>
+        <strong>usine</strong>
+        {NAV.map(([path, label]) => (
+          <a href={path} aria-current={path === props.current ? "page" : undefined} data-testid={`nav-${path}`}>
+            {label}
+          </a>
+        ))}
+      </nav>
+      <div id="flash" data-testid="flash" role="status"></div>
+      <main id="main">
+        <h1>{props.title}</h1>
+        {props.children}
+      </main>
+    </body>
+  </html>
+)

@@ -1,0 +1,20 @@
+import type { FC } from "hono/jsx"
+import type { WorkerStatus } from "../WorkerStatusFeed"
+
+/** Each Worker's slots, capabilities and health. */
+export const WorkersPage: FC<{ view: { readonly workers: ReadonlyArray<WorkerStatus> } }> = ({ view }) => (
+  <table>
+    <thead><tr><th>Worker</th><th>Slots</th><th>Agents</th><th>Lost</th><th>Health</th></tr></thead>
+    <tbody>
+      {view.workers.map((w) => (
+        <tr data-testid="worker" data-worker={w.name}>
+          <td>{w.name}</td>
+          <td data-testid="worker-slots">{`${w.slotsUsed}/${w.slotsMax}`}</td>
+          <td>{w.capabilities.join(", ")}</td>
+          <td>{w.lostCapabilities.join(", ")}</td>
+          <td data-testid="worker-health" class={`health ${w.health}`}>{w.detail === undefined ? w.health : `${w.health}: ${w.detail}`}</td>
+        </tr>
+      ))}
+    </tbody>
+  </table>
+)

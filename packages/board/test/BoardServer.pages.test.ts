@@ -1,0 +1,88 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { AgentFailure } from "@usine/core/attempt/failure"
+import { Script } from "@usine/engine/InMemoryExecutor"
+import { attrs, texts } from "./support/html"
+import { REPOSITORY, runOf, startBoard, submission, untilState } from "./support/startBoard"
+
+const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
+
+interface RunsJson {
+  readonly page: { readonly runs: ReadonlyArray<{ id: string; state: string }>; readonly next?: string; readonly counts: Record<string, number> }
+}
+
+describe("Board pages and their JSON twins", () => {
+  it.scoped("each page shows exactly what its /api twin returns", () =>
+    Effect.gen(function* () {
+      const { client, engine, memory, store } = yield* startBoard({
+        settings: { pageSize: 3 },
+        workers: [{ name: "w1", slotsUsed: 1, slotsMax: 4, capabilities: ["codex"], lostCapabilities: ["claude"], health: "degraded" }],
+        pollFailures: [{ at: 5, repository: REPOSITORY, loop: "gated", item: 9, message: "prompt failed to render" }],
+        rateQuotas: [{ resource: "core", limit: 5000, remaining: 12 }, { resource: "graphql", limit: 5000, remaining: 4000 }]
+      })
+      const browser = client()
+      const gated = submission({ number: 1, loop: "gated" })
+      const failing = submission({ number: 2 })
+      const done = submission({ number: 3 })
+      const running = submission({ number: 4 })
+      memory.script(runOf(failing), Script.fail(new AgentFailure({ reason: "verification kept failing", evidence: "3 tests red" })))
+      memory.script(runOf(running), Script.hang)
+      for (const s of [gated, failing, done, running]) yield* engine.submit(s)
+      yield* untilState(store, runOf(gated), "Waiting")
+      yield* untilState(store, runOf(failing), "Failed")
+      yield* untilState(store, runOf(done), "Succeeded")
+      yield* untilState(store, runOf(running), "Running")
+
+      const needsHtml = (yield* promise(() => browser.get("/"))).body
+      const needs = JSON.parse((yield* promise(() => browser.get("/api/needs-you"))).body)
+      assert.deepStrictEqual(attrs(needsHtml, "waiting-run", "data-run-id"), needs.waiting.map((w: any) => w.run.id))
+      assert.deepStrictEqual(attrs(needsHtml, "waiting-run", "data-run-id"), [runOf(gated)])
+      assert.deepStrictEqual(attrs(needsHtml, "failed-run", "data-run-id"), needs.failed.map((f: any) => f.run.id))
+      assert.deepStrictEqual(texts(needsHtml, "failure-reason"), needs.failed.map((f: any) => f.failure.reason))
+      assert.deepStrictEqual(texts(needsHtml, "failure-reason"), ["verification kept failing"])
+      assert.deepStrictEqual(attrs(needsHtml, "worker-alert", "data-worker"), ["w1"])
+      assert.deepStrictEqual(attrs(needsHtml, "rate-quota", "data-resource"), needs.lowRateQuotas.map((q: any) => q.resource))
+      assert.deepStrictEqual(needs.lowRateQuotas.map((q: any) => q.resource), ["core"])
+      assert.strictEqual(attrs(needsHtml, "poll-failure", "data-testid").length, 1)
+      assert.include(needsHtml, `data-testid="approve-${runOf(gated)}"`)
+
+      const runsHtml = (yield* promise(() => browser.get("/runs"))).body
+      const runs = JSON.parse((yield* promise(() => browser.get("/api/runs"))).body) as RunsJson
+      assert.deepStrictEqual(attrs(runsHtml, "run-row", "data-run-id"), runs.page.runs.map((r) => r.id))
+      assert.deepStrictEqual(attrs(runsHtml, "run-row", "data-state"), runs.page.runs.map((r) => r.state))
+      assert.deepStrictEqual(runs.page.runs.map((r) => r.id), [runOf(running), runOf(done), runOf(failing)], "newest first, 3 a page")
+      for (const [state, count] of Object.entries(runs.page.counts)) {
+        assert.deepStrictEqual(texts(runsHtml, `count-${state}`), [String(count)], state)
+      }
+      assert.deepStrictEqual([runs.page.counts.Waiting, runs.page.counts.Failed, runs.page.counts.Running], [1, 1, 1])
+      const older = attrs(runsHtml, "next-page", "href")[0] ?? ""
+      const secondHtml = (yield* promise(() => browser.get(older))).body
+      assert.deepStrictEqual(attrs(secondHtml, "run-row", "data-run-id"), [runOf(gated)])
+      const failedOnly = JSON.parse((yield* promise(() => browser.get("/api/runs?state=Failed&item=acme/app%232"))).body) as RunsJson
+      assert.deepStrictEqual(failedOnly.page.runs.map((r) => r.id), [runOf(failing)])
+      const badFilter = yield* promise(() => browser.get("/api/runs?state=Lost"))
+      assert.deepStrictEqual([badFilter.status, JSON.parse(badFilter.body).field], [400, "state"])
+
+      const runHtml = (yield* promise(() => browser.get(`/runs/${runOf(failing)}`))).body
+      const run = JSON.parse((yield* promise(() => browser.get(`/api/runs/${runOf(failing)}`))).body)
+      assert.deepStrictEqual(texts(runHtml, "run-state"), [run.run.state])
+      assert.deepStrictEqual(attrs(runHtml, "actions", "data-actions"), [run.actions.join(" ")])
+      assert.deepStrictEqual(run.actions, ["retry", "editAndRetry", "resolveFailure"])
+      assert.deepStrictEqual(attrs(runHtml, "attempt", "data-outcome"), run.attempts.map((a: any) => a.outcome))
+      assert.deepStrictEqual(attrs(runHtml, "transcript-row", "data-seq"), run.transcript.lines.map((l: any) => String(l.seq)))
+      assert.deepStrictEqual(texts(runHtml, "timeline-what"), run.timeline.map((t: any) => t.what))
+      assert.includeMembers(run.timeline.map((t: any) => t.what), ["opened Pending", "Pending → Running", "Running → Failed"])
+      assert.include(runHtml, 'data-testid="action-retry"')
+      assert.notInclude(runHtml, 'data-testid="action-approve"', "only legal actions are offered")
+
+      const workersHtml = (yield* promise(() => browser.get("/workers"))).body
+      const workers = JSON.parse((yield* promise(() => browser.get("/api/workers"))).body)
+      assert.deepStrictEqual(texts(workersHtml, "worker-slots"), workers.workers.map((w: any) => `${w.slotsUsed}/${w.slotsMax}`))
+      const loopsHtml = (yield* promise(() => browser.get("/loops"))).body
+      const loops = JSON.parse((yield* promise(() => browser.get("/api/loops"))).body)
+      assert.deepStrictEqual(attrs(loopsHtml, "loop", "data-loop"), loops.loops.map((l: any) => l.name))
+      assert.deepStrictEqual(texts(loopsHtml, "loop-count-Failed"), loops.loops.map((l: any) => String(l.counts.Failed)))
+      const missing = yield* promise(() => browser.get(`/runs/${"0".repeat(32)}`))
+      assert.strictEqual(missing.status, 404)
+    }))
+})

@@ -1,0 +1,76 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Attempt } from "@usine/core/attempt/Attempt"
+import { AgentFailure } from "@usine/core/attempt/failure"
+import { AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
+import { AttemptId } from "@usine/core/ids/AttemptId"
+import { RunId } from "@usine/core/ids/RunId"
+import { Canceled, Failed, OperatorCanceled, Pending, Queued, Running, Succeeded, Waiting } from "@usine/core/run/state"
+import { Transition } from "@usine/core/run/Transition"
+import { allowedHosts } from "@usine/board/BoardServer/allowedHosts"
+import { boardView } from "@usine/board/BoardViews/boardView"
+import { legalActions } from "@usine/board/BoardViews/legalActions"
+import { redactDeep } from "@usine/board/BoardViews/redactDeep"
+import { timeline } from "@usine/board/BoardViews/timeline"
+
+const runId = RunId("a".repeat(32))
+const attempt = (number: number, patch: Partial<ConstructorParameters<typeof Attempt>[0]> = {}) =>
+  new Attempt({ id: AttemptId(`${runId}/main/${number}`), runId, step: "main", number, startedAt: 10, ...patch })
+
+describe("Board views", () => {
+  it("offers exactly the actions the engine accepts in each state", () => {
+    const open = attempt(1)
+    const failed = attempt(1, { endedAt: 11, outcome: new AttemptFailed({ failure: new AgentFailure({ reason: "x", evidence: "" }) }) })
+    assert.deepStrictEqual(legalActions({ state: new Pending() }, undefined), ["cancel"])
+    assert.deepStrictEqual(legalActions({ state: new Waiting() }, undefined), ["approve", "cancel"])
+    assert.deepStrictEqual(legalActions({ state: new Queued() }, undefined), ["cancel"])
+    assert.deepStrictEqual(legalActions({ state: new Running() }, open), ["intervene", "cancel"])
+    assert.deepStrictEqual(legalActions({ state: new Running() }, failed), ["cancel"], "between auto-retried Attempts")
+    assert.deepStrictEqual(legalActions({ state: new Failed() }, failed), ["retry", "editAndRetry", "resolveFailure"])
+    assert.deepStrictEqual(legalActions({ state: new Failed(), resolvedFailureAttemptId: failed.id }, failed), ["retry", "editAndRetry"])
+    assert.deepStrictEqual(legalActions({ state: new Succeeded() }, undefined), [])
+    assert.deepStrictEqual(legalActions({ state: new Canceled({ reason: new OperatorCanceled() }) }, undefined), [])
+  })
+
+  it("merges transitions and Attempts into one history; within a millisecond the Attempt sits inside its states", () => {
+    const t = (seq: number, from: string | undefined, to: string, actor: "engine" | "operator" | "trigger", at: number) =>
+      new Transition({ seq, runId, ...(from === undefined ? {} : { from }), to, actor, reason: `r${seq}`, at })
+    const entries = timeline(
+      [t(1, undefined, "Pending", "trigger", 5), t(2, "Pending", "Running", "engine", 10), t(3, "Running", "Succeeded", "engine", 20)],
+      [attempt(1, { endedAt: 20, worker: "w1", outcome: new AttemptSucceeded({ result: { commits: [], pullRequestUrl: "https://x/pr/1" } }) })]
+    )
+    assert.deepStrictEqual(entries.map((e) => `${e.at} ${e.actor}: ${e.what}`), [
+      "5 trigger: opened Pending",
+      "10 engine: Pending → Running",
+      "10 engine: Attempt 1 started on w1",
+      "20 executor: Attempt 1 succeeded",
+      "20 engine: Running → Succeeded"
+    ])
+    assert.strictEqual(entries[3]?.why, "https://x/pr/1")
+  })
+
+  it("puts each open Item in the first column whose label it carries", () => {
+    const item = (number: number, labels: ReadonlyArray<string>, state = "open") => ({
+      itemKey: `k${number}` as never, repository: "a/b", number, kind: "issue" as const, title: "", state, url: "", labels,
+      observedAt: 0, openRuns: []
+    })
+    const view = boardView(
+      [{ name: "Ready", label: "ready" }, { name: "Review", label: "review" }],
+      [item(1, ["ready"]), item(2, ["review", "ready"]), item(3, ["bug"]), item(4, ["review"], "closed")]
+    )
+    assert.deepStrictEqual(view.columns.map((c) => [c.name, c.cards.map((card) => card.number)]), [["Ready", [1, 2]], ["Review", []]])
+  })
+
+  it("redacts every string at any depth and keeps everything else", () => {
+    const value = { a: "x-secret", b: [1, { c: "secret!" }], d: true, e: null }
+    assert.deepStrictEqual(redactDeep((s) => s.replace("secret", "***"), value), { a: "x-***", b: [1, { c: "***!" }], d: true, e: null })
+  })
+
+  it("answers the listen address, loopback names only on loopback, and the configured public names", () => {
+    assert.deepStrictEqual([...allowedHosts({ listen: { host: "127.0.0.1", port: 80 }, hostNames: [] }, 8787)].sort(), [
+      "127.0.0.1:8787", "[::1]:8787", "localhost:8787"
+    ])
+    assert.deepStrictEqual([...allowedHosts({ listen: { host: "0.0.0.0", port: 0 }, hostNames: ["Usine.Example.com"] }, 9000)].sort(), [
+      "0.0.0.0:9000", "usine.example.com", "usine.example.com:9000"
+    ])
+  })
+})

@@ -1,0 +1,102 @@
+import type * as SqlClient from "@effect/sql/SqlClient"
+import { Effect, Option, Schema } from "effect"
+import { ItemKey } from "@usine/core/ids/ItemKey"
+import { RunId } from "@usine/core/ids/RunId"
+import { OPEN_STATES_SQL } from "../SqlRunStore/RunQueries"
+import { RunStateTagSchema } from "./RunSummary"
+
+export const OpenRunRef = Schema.Struct({
+  id: Schema.String.pipe(Schema.fromBrand(RunId)),
+  loop: Schema.String,
+  state: RunStateTagSchema
+})
+export type OpenRunRef = typeof OpenRunRef.Type
+
+/** An Item as the Board shows it: what polling last saw of it, and its open Runs. */
+export const BoardItem = Schema.Struct({
+  itemKey: Schema.String.pipe(Schema.fromBrand(ItemKey)),
+  repository: Schema.String,
+  number: Schema.Number,
+  kind: Schema.Literal("issue", "pull_request"),
+  title: Schema.String,
+  /** As GitHub spells it (`OPEN`, `CLOSED`, `MERGED`), lowercased. */
+  state: Schema.String,
+  url: Schema.String,
+  labels: Schema.Array(Schema.String),
+  observedAt: Schema.Number,
+  openRuns: Schema.Array(OpenRunRef)
+})
+export type BoardItem = typeof BoardItem.Type
+
+/** The projection is GitHub's GraphQL slice (`labels.nodes[].name`) or already flattened fields (`labels[]`). */
+const Payload = Schema.Struct({
+  __typename: Schema.optional(Schema.String),
+  title: Schema.optionalWith(Schema.String, { default: () => "" }),
+  state: Schema.optionalWith(Schema.String, { default: () => "" }),
+  url: Schema.optionalWith(Schema.String, { default: () => "" }),
+  merged: Schema.optional(Schema.Boolean),
+  headRefName: Schema.optional(Schema.String),
+  labels: Schema.optionalWith(
+    Schema.Union(
+      Schema.Array(Schema.String),
+      Schema.Struct({ nodes: Schema.Array(Schema.Struct({ name: Schema.String })) })
+    ),
+    { default: () => [] }
+  )
+})
+const decodePayload = Schema.decodeUnknownOption(Schema.parseJson(Payload))
+
+const ProjectionRow = Schema.Struct({
+  item_key: Schema.String,
+  repository: Schema.String,
+  number: Schema.Number,
+  payload_json: Schema.String,
+  observed_at: Schema.Number
+})
+const RunRefRow = Schema.Struct({ item_key: Schema.String, id: Schema.String, loop: Schema.String, state: RunStateTagSchema })
+
+const itemOf = (row: typeof ProjectionRow.Type, openRuns: ReadonlyArray<OpenRunRef>): BoardItem => {
+  const payload = Option.getOrUndefined(decodePayload(row.payload_json))
+  const labels = payload?.labels ?? []
+  const merged = payload?.merged === true
+  return {
+    itemKey: ItemKey(row.item_key),
+    repository: row.repository,
+    number: row.number,
+    kind: payload?.__typename === "PullRequest" || payload?.headRefName !== undefined ? "pull_request" : "issue",
+    title: payload?.title ?? "",
+    state: merged ? "merged" : (payload?.state ?? "").toLowerCase(),
+    url: payload?.url ?? "",
+    labels: "nodes" in labels ? labels.nodes.map((label) => label.name) : labels,
+    observedAt: row.observed_at,
+    openRuns
+  }
+}
+
+/** The Board: projections of the given repositories by number, each with its open Runs. */
+export const makeBoardItems = (sql: SqlClient.SqlClient) => {
+  const decodeProjections = Schema.decodeUnknown(Schema.Array(ProjectionRow))
+  const decodeRuns = Schema.decodeUnknown(Schema.Array(RunRefRow))
+
+  return Effect.fn("ReadModel.boardItems")(function* (repositories: ReadonlyArray<string>) {
+    if (repositories.length === 0) return []
+    const keys = repositories.map((r) => r.toLowerCase())
+    const projections = yield* decodeProjections(
+      yield* sql`SELECT item_key, repository, number, payload_json, observed_at FROM usine_item_projections
+          WHERE repository IN ${sql.in(keys)} ORDER BY repository, number`
+    )
+    const runs = yield* decodeRuns(
+      yield* sql`SELECT r.item_key, r.id, r.loop, r.state FROM usine_item_projections p
+          JOIN usine_runs r ON r.item_key = p.item_key
+          WHERE p.repository IN ${sql.in(keys)} AND r.state IN ${sql.literal(OPEN_STATES_SQL)}
+          ORDER BY r.received_at, r.id`
+    )
+    const byItem = new Map<string, Array<OpenRunRef>>()
+    for (const run of runs) {
+      const list = byItem.get(run.item_key) ?? []
+      list.push({ id: RunId(run.id), loop: run.loop, state: run.state })
+      byItem.set(run.item_key, list)
+    }
+    return projections.map((row) => itemOf(row, byItem.get(row.item_key) ?? []))
+  }, Effect.orDie)
+}

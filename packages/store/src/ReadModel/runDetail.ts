@@ -1,0 +1,125 @@
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlSchema from "@effect/sql/SqlSchema"
+import { Effect, Option, Schema } from "effect"
+import { Attempt } from "@usine/core/attempt/Attempt"
+import { AttemptId } from "@usine/core/ids/AttemptId"
+import type { RunId } from "@usine/core/ids/RunId"
+import { RunNotFound } from "@usine/core/run/errors"
+import { Run } from "@usine/core/run/Run"
+import { Transition } from "@usine/core/run/Transition"
+import { Usage } from "@usine/core/transcript/TranscriptRow"
+import { makeAttemptQueries } from "../SqlRunStore/AttemptQueries"
+import { makeRunQueries } from "../SqlRunStore/RunQueries"
+import { RunStateTagSchema } from "./RunSummary"
+import { LINE_COLUMNS, TranscriptLineFromRow } from "./TranscriptLine"
+
+export const AttemptUsage = Schema.Struct({ attemptId: Schema.String.pipe(Schema.fromBrand(AttemptId)), usage: Usage })
+export type AttemptUsage = typeof AttemptUsage.Type
+
+/** Everything the ledger knows of one Run but its transcript. */
+export const RunDetail = Schema.Struct({
+  run: Run,
+  attempts: Schema.Array(Attempt),
+  transitions: Schema.Array(Transition),
+  /** The newest usage row of each Attempt: a session total, never added to an earlier row of the same Attempt. */
+  usageByAttempt: Schema.Array(AttemptUsage),
+  /** The sum over Attempts; absent when no Attempt reported usage. */
+  usage: Schema.optional(Usage)
+})
+export type RunDetail = typeof RunDetail.Type
+
+/** What a live Run page polls: any write to the Run bumps `version`; a new Attempt changes `latestAttemptId`. */
+export interface RunPulse {
+  readonly version: number
+  readonly state: typeof RunStateTagSchema.Type
+  readonly latestAttemptId: AttemptId | undefined
+}
+
+export interface TranscriptWindow {
+  /** Rows with a larger sequence number only. */
+  readonly afterSeq?: number | undefined
+  readonly limit: number
+  /** The newest `limit` rows instead of the oldest (still returned oldest first). */
+  readonly newest?: boolean | undefined
+}
+
+export const sumUsage = (usages: ReadonlyArray<Usage>): Usage | undefined => {
+  if (usages.length === 0) return undefined
+  const costs = usages.flatMap((u) => (u.costUsd === undefined ? [] : [u.costUsd]))
+  return {
+    inputTokens: usages.reduce((n, u) => n + u.inputTokens, 0),
+    outputTokens: usages.reduce((n, u) => n + u.outputTokens, 0),
+    cachedInputTokens: usages.reduce((n, u) => n + u.cachedInputTokens, 0),
+    ...(costs.length === 0 ? {} : { costUsd: costs.reduce((a, b) => a + b, 0) })
+  }
+}
+
+/** One Run's page: the Run, its Attempts, its transition log, usage, and transcript windows. */
+export const makeRunDetail = (sql: SqlClient.SqlClient) => {
+  const runs = makeRunQueries(sql)
+  const attempts = makeAttemptQueries(sql)
+  const usage = SqlSchema.findAll({
+    Request: Schema.String,
+    Result: Schema.Struct({ attempt_id: Schema.String, usage_json: Schema.parseJson(Usage) }),
+    execute: (runId) =>
+      sql`SELECT t.attempt_id, t.usage_json FROM usine_attempts a JOIN usine_transcript_rows t ON t.attempt_id = a.id
+          WHERE a.run_id = ${runId} AND t.usage_json IS NOT NULL
+            AND t.seq = (SELECT max(u.seq) FROM usine_transcript_rows u
+              WHERE u.attempt_id = a.id AND u.usage_json IS NOT NULL)
+          ORDER BY a.number`
+  })
+  const oldest = SqlSchema.findAll({
+    Request: Schema.Struct({ attemptId: Schema.String, afterSeq: Schema.Number, limit: Schema.Number }),
+    Result: TranscriptLineFromRow,
+    execute: ({ afterSeq, attemptId, limit }) =>
+      sql`SELECT ${sql.literal(LINE_COLUMNS)} FROM usine_transcript_rows
+          WHERE attempt_id = ${attemptId} AND seq > ${afterSeq} ORDER BY seq LIMIT ${limit}`
+  })
+  const newest = SqlSchema.findAll({
+    Request: Schema.Struct({ attemptId: Schema.String, afterSeq: Schema.Number, limit: Schema.Number }),
+    Result: TranscriptLineFromRow,
+    execute: ({ afterSeq, attemptId, limit }) =>
+      sql`SELECT ${sql.literal(LINE_COLUMNS)} FROM usine_transcript_rows
+          WHERE attempt_id = ${attemptId} AND seq > ${afterSeq} ORDER BY seq DESC LIMIT ${limit}`
+  })
+  const pulse = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: Schema.Struct({ version: Schema.Number, state: RunStateTagSchema, latest: Schema.NullOr(Schema.String) }),
+    execute: (runId) =>
+      sql`SELECT r.version, r.state,
+            (SELECT a.id FROM usine_attempts a WHERE a.run_id = r.id ORDER BY a.number DESC LIMIT 1) AS latest
+          FROM usine_runs r WHERE r.id = ${runId}`
+  })
+
+  return {
+    run: Effect.fn("ReadModel.run")(function* (runId: RunId) {
+      const run = yield* runs.byId(runId)
+      if (Option.isNone(run)) return yield* new RunNotFound({ runId })
+      const usages = (yield* Effect.orDie(usage(runId))).map(
+        (row): AttemptUsage => ({ attemptId: AttemptId(row.attempt_id), usage: row.usage_json })
+      )
+      const total = sumUsage(usages.map((u) => u.usage))
+      return {
+        run: run.value,
+        attempts: yield* attempts.allOf(runId),
+        transitions: yield* runs.transitionsOf(runId),
+        usageByAttempt: usages,
+        ...(total === undefined ? {} : { usage: total })
+      } satisfies RunDetail
+    }),
+
+    transcript: Effect.fn("ReadModel.transcript")(function* (attemptId: AttemptId, window: TranscriptWindow) {
+      const request = { attemptId, afterSeq: window.afterSeq ?? 0, limit: window.limit }
+      if (window.newest !== true) return yield* oldest(request)
+      return [...(yield* newest(request))].reverse()
+    }, Effect.orDie),
+
+    runPulse: Effect.fn("ReadModel.runPulse")(function* (runId: RunId) {
+      return Option.map(yield* pulse(runId), (row): RunPulse => ({
+        version: row.version,
+        state: row.state,
+        latestAttemptId: row.latest === null ? undefined : AttemptId(row.latest)
+      }))
+    }, Effect.orDie)
+  }
+}
