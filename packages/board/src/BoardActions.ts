@@ -72,7 +72,7 @@ export class BoardActions extends Effect.Service<BoardActions>()("usine/BoardAct
           const open = (yield* store.asks).some((ask) => ask.askId === askId && ask.itemKey === itemKey)
           if (!open) return { itemKey, generation: yield* store.generation(itemKey), reset: false }
         }
-        const { generation } = yield* engine.resetCycleBudget(itemKey)
+        const { generation } = yield* engine.resetCycleBudget(itemKey, askId)
         return { itemKey, generation, reset: true }
       }),
       /** Moves a card: the Item's column label is swapped on GitHub and polling gets a Hint. Already there: no-op. */

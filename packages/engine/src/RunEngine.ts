@@ -85,8 +85,9 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
     const unpause = Effect.fn("RunEngine.unpause")((loop: string) => store.setPaused(loop, false))
 
     /** Answers the Item's cycle-budget Ask: a new generation for it. */
-    const resetCycleBudget = Effect.fn("RunEngine.resetCycleBudget")((itemKey: ItemKey) =>
-      store.resetCycleBudget(itemKey)
+    /** Answers the Item's cycle-budget Ask; with `askId`, a repeat for an Ask already answered changes nothing. */
+    const resetCycleBudget = Effect.fn("RunEngine.resetCycleBudget")((itemKey: ItemKey, askId?: string) =>
+      store.resetCycleBudget(itemKey, askId === undefined ? undefined : { askId })
     )
 
     /** Sends an operator message to the live session of the Run's latest Attempt, which must be the one addressed. */
