@@ -28,6 +28,8 @@ export interface GitHubClientOptions {
   /** Retries of 5xx answers and their backoff base; GitHub's own guidance is the default. */
   readonly retries?: number
   readonly retryBaseMs?: number
+  /** A request (with its retries) unanswered this long fails as unreachable, so a hanging GitHub never stalls a poll. */
+  readonly requestTimeoutMs?: number
 }
 
 export type Route = keyof Endpoints
@@ -43,9 +45,31 @@ export interface Response<T> {
 }
 
 interface GraphQLBody<T> {
-  readonly data?: T
-  readonly errors?: ReadonlyArray<{ readonly message: string; readonly type?: string }>
+  readonly data?: T | null
+  readonly errors?: ReadonlyArray<{
+    readonly message: string
+    readonly type?: string
+    readonly path?: ReadonlyArray<string | number>
+  }>
 }
+
+/** One entry of a GraphQL answer's `errors`. */
+export interface GraphQLErrorEntry {
+  readonly message: string
+  /** GitHub's classification: `NOT_FOUND`, `FORBIDDEN`, ...; absent for a malformed document. */
+  readonly type: string | undefined
+  readonly path: ReadonlyArray<string | number>
+}
+
+/** What a GraphQL document answered: its data, and the errors of the parts that failed. */
+export interface GraphQLAnswer<T> {
+  readonly data: T | undefined
+  readonly errors: ReadonlyArray<GraphQLErrorEntry>
+}
+
+/** The typed failure for a set of GraphQL errors. */
+export const graphqlFailed = (errors: ReadonlyArray<GraphQLErrorEntry>): GitHubGraphQLFailed =>
+  new GitHubGraphQLFailed({ errors: errors.map((e) => e.message), types: errors.map((e) => e.type ?? "") })
 
 export type Conditional<T> =
   | ({ readonly _tag: "Fresh" } & Response<T>)
@@ -113,6 +137,10 @@ export class GitHubClient extends Effect.Service<GitHubClient>()("usine/GitHubCl
           try: (signal) => client.request(route, { ...params, headers, request: { signal } } as never),
           catch: (error) => error as RequestErrorLike
         }).pipe(
+          Effect.timeoutFail({
+            duration: options.requestTimeoutMs ?? 30_000,
+            onTimeout: (): RequestErrorLike => ({ message: `no answer within ${options.requestTimeoutMs ?? 30_000} ms` })
+          }),
           Effect.map((response) => ({ _tag: "ok" as const, response })),
           Effect.catchAll((error) => Effect.succeed({ _tag: "error" as const, error }))
         )
@@ -167,26 +195,38 @@ export class GitHubClient extends Effect.Service<GitHubClient>()("usine/GitHubCl
         return yield* Effect.fail(new GitHubRateLimited({ route: "POST /graphql", retryAt, secondary: false }))
       })
 
-    /** A GraphQL document; GitHub's `errors` become a typed failure, a spent GraphQL budget a rate limit. */
-    const graphql = <T>(query: string, variables: Record<string, unknown>): Effect.Effect<T, GitHubError> =>
-      send<GraphQLBody<T>>(graphqlRoute, { query, ...variables }, undefined, reader).pipe(
-        Effect.flatMap((response): Effect.Effect<T, GitHubError> => {
+    /**
+     * A GraphQL document whose errors come back beside the data, so one missing Item of a batch does not hide the
+     * others; a spent GraphQL budget is a rate limit.
+     */
+    const graphqlPartial = <T>(
+      query: string,
+      variables: Record<string, unknown>
+    ): Effect.Effect<GraphQLAnswer<T>, GitHubError> =>
+      send<GraphQLBody<T>>(graphqlRoute, { query, variables }, undefined, reader).pipe(
+        Effect.flatMap((response): Effect.Effect<GraphQLAnswer<T>, GitHubError> => {
           if (response._tag === "NotModified") return Effect.die("GraphQL answered 304")
           const errors = response.data.errors ?? []
           if (errors.some((e) => e.type === "RATE_LIMITED")) return graphqlRateLimited(response)
-          if (errors.length > 0)
-            return Effect.fail(
-              new GitHubGraphQLFailed({ errors: errors.map((e) => e.message), types: errors.map((e) => e.type ?? "") })
-            )
-          return Effect.succeed(response.data.data as T)
+          return Effect.succeed({
+            data: response.data.data ?? undefined,
+            errors: errors.map((e) => ({ message: e.message, type: e.type, path: e.path ?? [] }))
+          })
         }),
         Effect.withSpan("GitHubClient.graphql")
+      )
+
+    /** A GraphQL document; any of GitHub's `errors` becomes a typed failure. */
+    const graphql = <T>(query: string, variables: Record<string, unknown>): Effect.Effect<T, GitHubError> =>
+      Effect.flatMap(graphqlPartial<T>(query, variables), ({ data, errors }) =>
+        errors.length > 0 ? Effect.fail(graphqlFailed(errors)) : Effect.succeed(data as T)
       )
 
     return {
       request,
       conditional,
       graphql,
+      graphqlPartial,
       /** The primary rate budget as last reported, with the current wait window. */
       budget: Ref.get(budget)
     } as const

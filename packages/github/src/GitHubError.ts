@@ -51,10 +51,6 @@ export class GitHubGraphQLFailed extends Data.TaggedError("GitHubGraphQLFailed")
   }
 }
 
-/** Every error of this GraphQL answer says the object does not exist (deleted, transferred, or never was). */
-export const isNotFound = (error: GitHubGraphQLFailed): boolean =>
-  error.types.length > 0 && error.types.every((type) => type === "NOT_FOUND")
-
 export type GitHubError =
   | GitHubRequestFailed
   | GitHubRateLimited

@@ -63,6 +63,7 @@ interface Node {
 
 /** The GraphQL node of `ISSUE_QUERY` or `PULL_REQUEST_QUERY`. */
 export interface ItemNode {
+  readonly __typename: "Issue" | "PullRequest"
   readonly number: number
   readonly title: string
   readonly body: string
@@ -89,6 +90,10 @@ const comment = (node: Node): ContextComment => ({
   authorAssociation: node.authorAssociation,
   createdAt: node.createdAt ?? node.submittedAt ?? ""
 })
+
+/** Which stream a stored payload slice belongs to. */
+export const kindOfNode = (node: Pick<ItemNode, "__typename">): ItemKind =>
+  node.__typename === "PullRequest" ? "pull_request" : "issue"
 
 /** Normalizes a GraphQL payload slice into the fields expressions read. */
 export const itemFieldsOf = (kind: ItemKind, node: ItemNode): ItemFields => ({

@@ -9,32 +9,54 @@ const labels = "labels(first: 100) { nodes { name } }"
 const assignees = "assignees(first: 20) { nodes { login } }"
 
 /** The payload slice of an issue: what `if:`, the prompt and the content hash see. */
-export const ISSUE_QUERY = `query UsineIssue($owner: String!, $name: String!, $number: Int!) {
-  repository(owner: $owner, name: $name) {
-    issue(number: $number) {
-      number title body state stateReason url createdAt updatedAt closedAt authorAssociation
-      ${actor}
-      ${labels}
-      ${assignees}
-      ${comments}
-    }
-  }
+const ISSUE_FIELDS = `fragment UsineIssueFields on Issue {
+  __typename number title body state stateReason url createdAt updatedAt closedAt authorAssociation
+  ${actor}
+  ${labels}
+  ${assignees}
+  ${comments}
 }`
 
 /** The payload slice of a pull request, with what review Loops need. */
-export const PULL_REQUEST_QUERY = `query UsinePullRequest($owner: String!, $name: String!, $number: Int!) {
-  repository(owner: $owner, name: $name) {
-    pullRequest(number: $number) {
-      number title body state url createdAt updatedAt closedAt mergedAt authorAssociation
-      isDraft merged mergeable reviewDecision headRefName headRefOid baseRefName
-      ${actor}
-      ${labels}
-      ${assignees}
-      ${comments}
-      reviews(last: 20) { nodes { state body submittedAt authorAssociation ${actor} } }
-    }
-  }
+const PULL_REQUEST_FIELDS = `fragment UsinePullRequestFields on PullRequest {
+  __typename number title body state url createdAt updatedAt closedAt mergedAt authorAssociation
+  isDraft merged mergeable reviewDecision headRefName headRefOid baseRefName
+  ${actor}
+  ${labels}
+  ${assignees}
+  ${comments}
+  reviews(last: 20) { nodes { state body submittedAt authorAssociation ${actor} } }
 }`
+
+export interface ItemTarget {
+  readonly number: number
+  readonly kind: "issue" | "pull_request"
+}
+
+/** The alias under `repository` that answers for one Item in `itemsQuery`. */
+export const aliasOf = (target: ItemTarget): string => `${target.kind === "issue" ? "i" : "p"}${target.number}`
+
+/**
+ * The payload slices of several Items of one repository in one document: one aliased field per Item. Numbers are
+ * inlined (they are integers), and only the fragments used are appended, as GraphQL requires.
+ */
+export const itemsQuery = (targets: ReadonlyArray<ItemTarget>): string => {
+  const fields = targets.map((target) =>
+    target.kind === "issue"
+      ? `${aliasOf(target)}: issue(number: ${Math.trunc(target.number)}) { ...UsineIssueFields }`
+      : `${aliasOf(target)}: pullRequest(number: ${Math.trunc(target.number)}) { ...UsinePullRequestFields }`
+  )
+  const fragments = [
+    ...(targets.some((t) => t.kind === "issue") ? [ISSUE_FIELDS] : []),
+    ...(targets.some((t) => t.kind === "pull_request") ? [PULL_REQUEST_FIELDS] : [])
+  ]
+  return `query UsineItems($owner: String!, $name: String!) {
+  repository(owner: $owner, name: $name) {
+    ${fields.join("\n    ")}
+  }
+}
+${fragments.join("\n")}`
+}
 
 /** Who added a label, for trigger trust: the newest labeled events of an Item. */
 export const LABEL_EVENTS_QUERY = `query UsineLabelEvents($owner: String!, $name: String!, $number: Int!) {
@@ -47,7 +69,12 @@ export const LABEL_EVENTS_QUERY = `query UsineLabelEvents($owner: String!, $name
 }`
 
 export const ALL_QUERIES: Readonly<Record<string, string>> = {
-  ISSUE_QUERY,
-  PULL_REQUEST_QUERY,
+  ITEMS_QUERY_ISSUE: itemsQuery([{ number: 1, kind: "issue" }]),
+  ITEMS_QUERY_PULL_REQUEST: itemsQuery([{ number: 2, kind: "pull_request" }]),
+  ITEMS_QUERY_MIXED: itemsQuery([
+    { number: 1, kind: "issue" },
+    { number: 2, kind: "pull_request" },
+    { number: 3, kind: "issue" }
+  ]),
   LABEL_EVENTS_QUERY
 }

@@ -1,0 +1,34 @@
+import { Clock, Effect, Ref } from "effect"
+
+/** A poll, an `if:` or a prompt that failed, as the Board's Needs you shows it. */
+export interface PollFailure {
+  /** Epoch ms. */
+  readonly at: number
+  readonly repository: string
+  /** Absent when the failure is the repository's, not one Loop's. */
+  readonly loop: string | undefined
+  readonly item: number | undefined
+  readonly message: string
+}
+
+/** How many failures are kept; older ones fall off. */
+export const RECENT_FAILURES = 100
+
+/** Recent poll and render failures, newest first. */
+export class PollFailures extends Effect.Service<PollFailures>()("usine/PollFailures", {
+  effect: Effect.gen(function* () {
+    const failures = yield* Ref.make<ReadonlyArray<PollFailure>>([])
+    return {
+      /** Records a failure now and logs it. */
+      record: Effect.fn("PollFailures.record")(function* (failure: Omit<PollFailure, "at">) {
+        const at = yield* Clock.currentTimeMillis
+        yield* Ref.update(failures, (list) => [{ ...failure, at }, ...list].slice(0, RECENT_FAILURES))
+        yield* Effect.logWarning(failure.message).pipe(
+          Effect.annotateLogs({ repository: failure.repository, loop: failure.loop ?? "", item: failure.item ?? "" })
+        )
+      }),
+      /** The failures kept, newest first. */
+      recent: Ref.get(failures)
+    }
+  })
+}) {}
