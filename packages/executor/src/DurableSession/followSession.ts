@@ -1,0 +1,135 @@
+import { Chunk, Clock, Duration, Effect, Option, Stream } from "effect"
+import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
+import { breachedLimit, type SessionLimits } from "./breachedLimit"
+import { SessionVanished, type SessionRanAway, type SessionStalled } from "./errors"
+import type { SessionRecord } from "./SessionRecord"
+import { sessionFiles } from "./sessionFiles"
+import { sessionStatus } from "./sessionStatus"
+
+export interface FollowOptions extends SessionLimits {
+  /** Complete lines a previous follower already delivered; they are read again and dropped. */
+  readonly skipLines?: number
+  /** How long to wait when the stream has nothing new. */
+  readonly pollInterval?: Duration.DurationInput
+  /** The most bytes read per poll. */
+  readonly maxChunkBytes?: number
+  /** Lines that do not count as progress for the stall limit (a CLI that keeps printing "Reconnecting..."). */
+  readonly isStallLine?: (line: string) => boolean
+}
+
+export type FollowError = SessionStalled | SessionRanAway | SessionVanished | TransportError
+
+interface State {
+  readonly offset: number
+  /** Bytes after the last newline: a line still being written. */
+  readonly partial: Uint8Array
+  readonly skip: number
+  readonly lastProgressAt: number
+  readonly end: "open" | "done" | "vanished"
+}
+
+const newline = 0x0a
+
+const splitLines = (bytes: Uint8Array): { readonly lines: Array<string>; readonly rest: Uint8Array } => {
+  const lines: Array<string> = []
+  let start = 0
+  for (let i = bytes.indexOf(newline); i >= 0; i = bytes.indexOf(newline, start)) {
+    lines.push(Buffer.from(bytes.subarray(start, i)).toString("utf8"))
+    start = i + 1
+  }
+  return { lines, rest: bytes.subarray(start) }
+}
+
+const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {
+  if (a.length === 0) return b
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
+}
+
+/**
+ * The lines of a session's stream file, from line `skipLines` on, until the session's exit status is written
+ * and the file is drained. A line is delivered only once its newline is written, except a last line without
+ * one after the exit. Counting complete lines is what lets a reattaching follower resume with no gap and no
+ * repeat. The stream fails when the session vanishes, stalls or runs away; it never stops the session.
+ */
+export const followSession = (
+  transport: WorkerTransportShape,
+  record: SessionRecord,
+  options: FollowOptions = {}
+): Stream.Stream<string, FollowError> => {
+  const files = sessionFiles(record.attemptDir)
+  const pollInterval = Duration.decode(options.pollInterval ?? "200 millis")
+  const maxBytes = options.maxChunkBytes ?? 1024 * 1024
+  const isStallLine = options.isStallLine ?? (() => false)
+
+  const take = (state: State, lines: ReadonlyArray<string>, now: number) => {
+    const skipped = Math.min(state.skip, lines.length)
+    const delivered = lines.slice(skipped)
+    const progressed = delivered.some((line) => !isStallLine(line))
+    return {
+      delivered,
+      state: { ...state, skip: state.skip - skipped, lastProgressAt: progressed ? now : state.lastProgressAt }
+    }
+  }
+
+  const read = (state: State) =>
+    transport
+      .readFile(files.stream, { offset: state.offset, maxBytes })
+      .pipe(Effect.map(Option.getOrElse(() => new Uint8Array(0))))
+
+  const pull = (state: State): Effect.Effect<Option.Option<readonly [Chunk.Chunk<string>, State]>, FollowError> =>
+    Effect.gen(function* () {
+      if (state.end === "done") return Option.none()
+      if (state.end === "vanished") return yield* new SessionVanished({ attemptDir: record.attemptDir })
+      const breach = breachedLimit({
+        attemptDir: record.attemptDir,
+        now: yield* Clock.currentTimeMillis,
+        startedAt: record.startedAt,
+        lastProgressAt: state.lastProgressAt,
+        limits: options
+      })
+      // A session that already ended on its own is drained, however old it is.
+      if (Option.isSome(breach) && (yield* sessionStatus(transport, record))._tag === "Running") {
+        return yield* breach.value
+      }
+      let bytes = yield* read(state)
+      if (bytes.length === 0) {
+        const status = yield* sessionStatus(transport, record)
+        if (status._tag !== "Running") {
+          // The agent may have written between the read and its exit.
+          bytes = yield* read(state)
+          if (bytes.length === 0) {
+            const now = yield* Clock.currentTimeMillis
+            const last = state.partial.length > 0 ? [Buffer.from(state.partial).toString("utf8")] : []
+            const { delivered, state: next } = take(state, last, now)
+            const end = status._tag === "Exited" ? "done" : "vanished"
+            return Option.some([Chunk.fromIterable(delivered), { ...next, partial: new Uint8Array(0), end }] as const)
+          }
+        }
+      }
+      const now = yield* Clock.currentTimeMillis
+      let next = state
+      if (bytes.length > 0) {
+        const { lines, rest } = splitLines(concat(state.partial, bytes))
+        const taken = take(state, lines, now)
+        next = { ...taken.state, offset: state.offset + bytes.length, partial: rest }
+        if (taken.delivered.length > 0) return Option.some([Chunk.fromIterable(taken.delivered), next] as const)
+      }
+      if (bytes.length < maxBytes) yield* Effect.sleep(pollInterval)
+      // An empty chunk, not a recursive call: a silent session polls for hours without growing the stack.
+      return Option.some([Chunk.empty<string>(), next] as const)
+    })
+
+  return Stream.unwrap(
+    Clock.currentTimeMillis.pipe(
+      Effect.map((now) =>
+        Stream.unfoldChunkEffect<State, string, FollowError, never>(
+          { offset: 0, partial: new Uint8Array(0), skip: options.skipLines ?? 0, lastProgressAt: now, end: "open" },
+          pull
+        )
+      )
+    )
+  )
+}

@@ -1,0 +1,81 @@
+import { Clock, Effect, Option } from "effect"
+import * as path from "node:path/posix"
+import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
+import { SessionNotStarted } from "./errors"
+import { encodeHandle, SessionRecord } from "./SessionRecord"
+import { sessionFiles } from "./sessionFiles"
+import { environmentScript, wrapperScript } from "./wrapperScript"
+
+export interface SessionSpec {
+  /** The Attempt's folder, outside the worktree: stream, exit status, stdin, harness files. */
+  readonly attemptDir: string
+  /** The agent's working directory. */
+  readonly workdir: string
+  readonly argv: ReadonlyArray<string>
+  /** The agent's whole environment; the daemon's own is never inherited. */
+  readonly env: Readonly<Record<string, string>>
+  /** Given to the agent on stdin. */
+  readonly stdin?: string | undefined
+  /** Keep stdin open after `stdin` through a FIFO, so interventions can be written to it. */
+  readonly keepStdinOpen?: boolean
+  /** Files to write into the Attempt's folder first, relative path → content. */
+  readonly files?: Readonly<Record<string, string>>
+}
+
+export interface StartedSession {
+  readonly record: SessionRecord
+  /** What the engine stores for `isLive` and reattach. */
+  readonly handle: string
+}
+
+const refuse = (attemptDir: string, reason: string) => new SessionNotStarted({ attemptDir, reason })
+
+/**
+ * Starts the agent detached from the daemon in its own session and process group (ADR 0014), then records
+ * `session.json`. A folder that already held a session is refused: its stream would be mixed with the new one.
+ */
+export const startSession = (
+  transport: WorkerTransportShape,
+  spec: SessionSpec
+): Effect.Effect<StartedSession, TransportError | SessionNotStarted> =>
+  Effect.gen(function* () {
+    const files = sessionFiles(spec.attemptDir)
+    if (spec.argv.length === 0) return yield* refuse(spec.attemptDir, "the agent command is empty")
+    if (Option.isSome(yield* transport.readFile(files.session, { maxBytes: 0 }))) {
+      return yield* refuse(spec.attemptDir, "the folder already holds a session")
+    }
+    const environment = environmentScript(spec.env)
+    if (typeof environment !== "string") {
+      return yield* refuse(spec.attemptDir, `invalid environment variable name ${JSON.stringify(environment.invalid)}`)
+    }
+    yield* transport.makeDirectory(files.inbox)
+    for (const [relative, content] of Object.entries(spec.files ?? {})) {
+      const target = path.normalize(relative)
+      if (path.isAbsolute(target) || target === ".." || target.startsWith("../")) {
+        return yield* refuse(spec.attemptDir, `harness file ${relative} is outside the attempt folder`)
+      }
+      yield* transport.writeFile(path.join(spec.attemptDir, target), content)
+    }
+    if (spec.stdin !== undefined) yield* transport.writeFile(files.stdin, spec.stdin, { mode: 0o600 })
+    if (spec.keepStdinOpen === true) yield* transport.makeFifo(files.fifo)
+    yield* transport.writeFile(files.env, environment, { mode: 0o600 })
+
+    const startedAt = yield* Clock.currentTimeMillis
+    const stat = yield* transport.spawnDetached({
+      argv: ["/bin/sh", "-c", wrapperScript, "usine-session", spec.attemptDir, ...spec.argv],
+      cwd: spec.workdir,
+      env: {}
+    })
+    const record = new SessionRecord({
+      host: transport.host,
+      pid: stat.pid,
+      pgid: stat.pgid,
+      startTime: stat.startTime,
+      attemptDir: spec.attemptDir,
+      stdin: spec.keepStdinOpen === true ? "fifo" : spec.stdin === undefined ? "none" : "file",
+      startedAt
+    })
+    const handle = encodeHandle(record)
+    yield* transport.writeFile(files.session, handle)
+    return { record, handle }
+  })

@@ -1,0 +1,38 @@
+import { shellQuote } from "../shellQuote"
+
+/**
+ * The `sh -c` program that owns an agent's session: `$1` is the Attempt's folder, the rest is the agent's argv.
+ * It loads the environment from `env.sh` (then deletes it: secrets never sit in argv nor stay on disk), keeps
+ * stdin open through the FIFO when there is one, appends stdout and stderr to files, survives SIGTERM long enough
+ * to record the agent's status, and writes that status to `exit` atomically. Utilities go through `command -p`
+ * because the agent's PATH may not have them.
+ */
+export const wrapperScript = `d=$1; shift
+. "$d/env.sh" && command -p rm -f "$d/env.sh"
+trap : TERM
+if [ -p "$d/stdin.fifo" ]; then
+  exec 3<>"$d/stdin.fifo"
+  feeder=
+  if [ -f "$d/stdin" ]; then command -p cat "$d/stdin" >&3 & feeder=$!; fi
+  "$@" <&3 3<&- >>"$d/stream.jsonl" 2>>"$d/stderr.log"
+  code=$?
+  if [ -n "$feeder" ]; then kill "$feeder" 2>/dev/null; fi
+else
+  if [ -f "$d/stdin" ]; then in=$d/stdin; else in=/dev/null; fi
+  "$@" <"$in" >>"$d/stream.jsonl" 2>>"$d/stderr.log"
+  code=$?
+fi
+printf '%s\\n' "$code" >"$d/exit.tmp" && command -p mv -f "$d/exit.tmp" "$d/exit"
+`
+
+const name = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/** `env.sh`: one `export` per variable, or the first name a shell variable cannot have. */
+export const environmentScript = (env: Readonly<Record<string, string>>): string | { readonly invalid: string } => {
+  const lines: Array<string> = []
+  for (const [key, value] of Object.entries(env)) {
+    if (!name.test(key)) return { invalid: key }
+    lines.push(`export ${key}=${shellQuote(value)}`)
+  }
+  return `${lines.join("\n")}\n`
+}

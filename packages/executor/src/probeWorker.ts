@@ -1,0 +1,59 @@
+import { Effect } from "effect"
+import { AgentFailure } from "@usine/core/attempt/failure"
+import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
+
+/** A command whose success shows a capability, such as a harness CLI reporting that it is logged in. */
+export interface CapabilityCheck {
+  readonly name: string
+  readonly argv: ReadonlyArray<string>
+  /** What the operator should do when the check fails. */
+  readonly remedy: string
+}
+
+export interface WorkerCapabilities {
+  readonly host: string
+  /** Binaries found on the host's PATH. */
+  readonly present: ReadonlyArray<string>
+  /** One line per missing binary or failed check, each saying what to do. */
+  readonly missing: ReadonlyArray<string>
+}
+
+/**
+ * What a Worker can do, checked when an Attempt is prepared: the binaries (git, the harness CLI) and the
+ * harness's own checks (logged in). Unreachable hosts fail with the transport's error, not with a capability.
+ */
+export const probeWorker = Effect.fn("probeWorker")(function* (
+  transport: WorkerTransportShape,
+  request: { readonly binaries: ReadonlyArray<string>; readonly checks?: ReadonlyArray<CapabilityCheck> }
+): Effect.fn.Return<WorkerCapabilities, TransportError> {
+  const found = yield* transport.exec({
+    argv: ["sh", "-c", 'for b; do command -v "$b" >/dev/null 2>&1 && echo "$b"; done; exit 0', "sh", ...request.binaries],
+    timeoutMs: 30_000
+  })
+  const present = found.stdout.split("\n").filter((line) => line !== "")
+  const missing = request.binaries
+    .filter((binary) => !present.includes(binary))
+    .map((binary) => `${binary} is not installed or not on PATH on ${transport.host}`)
+  for (const check of request.checks ?? []) {
+    // A check whose program cannot start locally fails like one that exits 127 on a shell host.
+    const result = yield* transport
+      .exec({ argv: check.argv, timeoutMs: 30_000 })
+      .pipe(
+        Effect.catchTag("HostOperationFailed", (error) => Effect.succeed({ exitCode: 127, stdout: "", stderr: error.detail }))
+      )
+    if (result.exitCode !== 0) {
+      const said = (result.stderr || result.stdout).trim().split("\n").slice(-1)[0] ?? ""
+      missing.push(`${check.name} failed on ${transport.host}: ${check.remedy}${said === "" ? "" : ` (${said})`}`)
+    }
+  }
+  return { host: transport.host, present, missing }
+})
+
+/** The AgentFailure for a Worker that lacks something: the Run waits for the operator rather than retrying. */
+export const missingCapabilityFailure = (capabilities: WorkerCapabilities): AgentFailure | undefined =>
+  capabilities.missing.length === 0
+    ? undefined
+    : new AgentFailure({
+        reason: capabilities.missing[0] ?? "",
+        evidence: capabilities.missing.join("\n")
+      })

@@ -1,0 +1,12 @@
+import { Layer } from "effect"
+import * as LocalTransport from "../src/LocalTransport"
+import * as ShellTransport from "../src/ShellTransport"
+import { localShellRunner } from "../src/ShellTransport/localShellRunner"
+import { WorkerTransport } from "../src/WorkerTransport"
+import { transportContract } from "./transportContract"
+
+transportContract("LocalTransport", LocalTransport.layer)
+transportContract(
+  "ShellTransport through a local sh",
+  Layer.sync(WorkerTransport, () => ShellTransport.make(localShellRunner()))
+)

@@ -1,0 +1,74 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Option, Stream } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import * as DurableSession from "../src/DurableSession"
+import * as LocalTransport from "../src/LocalTransport"
+import { type LeftWorkspace, recoverWorkspaces } from "../src/recoverWorkspaces"
+import * as Workspace from "../src/Workspace"
+import { git, makeOrigin } from "./gitOrigin"
+import { scopedTempDir } from "./scopedTempDir"
+
+const transport = LocalTransport.make()
+const sessions = DurableSession.make(transport)
+const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" }
+
+describe("recoverWorkspaces", () => {
+  it.scopedLive("keeps live sessions, salvages then removes the rest, and keeps what failed to salvage", () =>
+    Effect.gen(function* () {
+      const dir = yield* scopedTempDir()
+      const origin = yield* makeOrigin(dir)
+      const root = path.join(dir, "worker")
+      const workspace = yield* Workspace.make({ transport, root })
+      const left = (attemptId: string) =>
+        workspace
+          .acquire({ attemptId, repository: "acme/widgets", cloneUrl: origin.bare, ref: "main" })
+          .pipe(Effect.tap((ws) => ws.keep))
+
+      const live = yield* left("aa/main/1")
+      const running = yield* sessions.start({ attemptDir: live.attemptDir, workdir: live.worktree, argv: ["sleep", "100"], env })
+      yield* Effect.addFinalizer(() => sessions.stop(running.record, { graceMs: 500 }).pipe(Effect.ignore))
+
+      const ended = yield* left("bb/main/1")
+      const finished = yield* sessions.start({
+        attemptDir: ended.attemptDir,
+        workdir: ended.worktree,
+        argv: ["sh", "-c", "echo work > file; echo done"],
+        env
+      })
+      yield* sessions.follow(finished.record, { pollInterval: "10 millis" }).pipe(Stream.runDrain)
+
+      const neverStarted = yield* left("cc/main/1")
+      const unlucky = yield* left("dd/main/1")
+
+      const seen: Array<LeftWorkspace> = []
+      const recovery = yield* recoverWorkspaces({
+        transport,
+        workspace,
+        salvage: (entry) => {
+          seen.push(entry)
+          if (entry.attemptDir === unlucky.attemptDir) return Effect.fail("push refused")
+          return Effect.succeed(Option.isSome(entry.session))
+        }
+      })
+
+      assert.deepStrictEqual(recovery, {
+        kept: [live.attemptDir],
+        salvaged: [ended.attemptDir],
+        removed: [ended.attemptDir, neverStarted.attemptDir],
+        failed: [unlucky.attemptDir]
+      })
+      const endedSeen = seen.find((entry) => entry.attemptDir === ended.attemptDir)
+      assert.deepStrictEqual(Option.map(endedSeen?.status ?? Option.none(), (s) => s._tag), Option.some("Exited"))
+      assert.isFalse(seen.some((entry) => entry.attemptDir === live.attemptDir), "a live session is never salvaged")
+      assert.isTrue(fs.existsSync(path.join(live.worktree, "README")))
+      assert.isTrue(yield* sessions.isLive(running.record))
+      assert.isFalse(fs.existsSync(ended.attemptDir))
+      assert.isFalse(fs.existsSync(neverStarted.attemptDir))
+      assert.isTrue(fs.existsSync(unlucky.worktree))
+      const registered = git(path.join(root, "mirrors", "acme__widgets.git"), "worktree", "list")
+      assert.include(registered, live.worktree)
+      assert.notInclude(registered, ended.worktree)
+      assert.notInclude(registered, neverStarted.worktree)
+    }))
+})
