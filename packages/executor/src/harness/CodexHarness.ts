@@ -2,7 +2,7 @@ import { join } from "node:path"
 import type { AttemptFailure } from "@usine/core/attempt/failure"
 import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
 import { cliArgv } from "./cliArgv"
-import type { Harness, StreamParser } from "./Harness"
+import { type Harness, MODEL_PROVIDER_KEY_VARIABLE, type ModelProvider, type StreamParser } from "./Harness"
 import { num, obj, arr, jsonLine, str, type StreamEvent, unknownEventRow } from "./jsonLine"
 import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
@@ -10,29 +10,39 @@ import { toolCallText } from "./toolCallText"
 import { truncate } from "./truncate"
 import { usageText } from "./usageText"
 
+/** What Codex prints instead of the provider's own answer once a 5xx has outlasted its retries. */
+const HIGH_DEMAND = /currently experiencing high demand/i
+
 /** Codex's own retry loop when the model server is unreachable; it never gives up by itself. */
 const RECONNECTING = /^Reconnecting\.\.\./
 
 /** `codex exec --json`: the prompt on stdin, `CODEX_HOME` inside the Attempt's folder so the user's ~/.codex is never read. */
 export const CodexHarness: Harness = {
   name: "codex",
-  invocation: (input) => ({
-    argv: [
-      ...cliArgv(input.command, "codex"),
-      "exec",
-      "--json",
-      "--dangerously-bypass-approvals-and-sandbox",
-      "--skip-git-repo-check",
-      "-C",
-      input.workdir,
-      ...(input.model === undefined ? [] : ["-m", input.model]),
-      "-"
-    ],
-    env: { CODEX_HOME: join(input.attemptDir, "codex-home") },
-    stdin: input.prompt,
-    // Codex refuses a CODEX_HOME that does not exist; writing its config creates the folder.
-    files: { "codex-home/config.toml": "# Written by usine for one Attempt; the user's ~/.codex is not read.\n" }
-  }),
+  invocation: (input) => {
+    const provider = input.modelProvider
+    const model = provider === undefined ? input.model : provider.model
+    return {
+      argv: [
+        ...cliArgv(input.command, "codex"),
+        "exec",
+        "--json",
+        "--dangerously-bypass-approvals-and-sandbox",
+        "--skip-git-repo-check",
+        "-C",
+        input.workdir,
+        ...(model === undefined ? [] : ["-m", model]),
+        "-"
+      ],
+      env: {
+        CODEX_HOME: join(input.attemptDir, "codex-home"),
+        ...(provider?.apiKey === undefined ? {} : { [MODEL_PROVIDER_KEY_VARIABLE]: provider.apiKey })
+      },
+      stdin: input.prompt,
+      // Codex refuses a CODEX_HOME that does not exist; writing its config creates the folder.
+      files: { "codex-home/config.toml": configToml(provider) }
+    }
+  },
   parser: () => codexParser(),
   exitFailure: processExitFailure,
   isStallLine: (line) => {
@@ -40,6 +50,20 @@ export const CodexHarness: Harness = {
     const parsed = jsonLine(line, 0)
     return parsed._tag === "Event" && parsed.event.type === "error" && RECONNECTING.test(str(parsed.event["message"]) ?? "")
   }
+}
+
+/**
+ * Codex's `config.toml` for one Attempt. With a model provider, it declares it (Responses API, the key read from
+ * `MODEL_PROVIDER_KEY_VARIABLE`, so the key is not in the file) and selects it. JSON string escapes are valid TOML.
+ */
+const configToml = (provider: ModelProvider | undefined): string => {
+  const header = "# Written by usine for one Attempt; the user's ~/.codex is not read.\n"
+  if (provider === undefined) return header
+  const key = provider.apiKey === undefined ? "" : `env_key = ${JSON.stringify(MODEL_PROVIDER_KEY_VARIABLE)}\n`
+  return (
+    `${header}model_provider = "usine"\n\n[model_providers.usine]\nname = "usine"\n` +
+    `base_url = ${JSON.stringify(provider.baseUrl)}\nwire_api = "responses"\n${key}`
+  )
 }
 
 const codexParser = (): StreamParser => {
@@ -123,7 +147,7 @@ const codexParser = (): StreamParser => {
       }
       case "turn.failed": {
         const message = str(obj(e["error"])["message"]) ?? "turn failed"
-        failure = providerFailure(message, at)
+        failure = providerFailure(HIGH_DEMAND.test(message) ? `${message} (the model provider is overloaded)` : message, at)
         return [error(message, at)]
       }
       case "error": {

@@ -12,6 +12,19 @@ export interface HarnessInvocation {
   readonly files: Readonly<Record<string, string>>
 }
 
+/** An OpenAI-compatible model endpoint the CLI uses instead of its own provider (a local server, the scripted model). */
+export interface ModelProvider {
+  /** Base URL with the API version, e.g. `http://127.0.0.1:8080/v1`. */
+  readonly baseUrl: string
+  /** Bearer token; handed to the CLI in its environment (`MODEL_PROVIDER_KEY_VARIABLE`), never written to a file. */
+  readonly apiKey?: string
+  /** The model id requested from that endpoint. */
+  readonly model: string
+}
+
+/** The variable that carries `ModelProvider.apiKey` to the CLI; its config names the variable, not the key. */
+export const MODEL_PROVIDER_KEY_VARIABLE = "USINE_MODEL_API_KEY"
+
 export interface HarnessInput {
   readonly prompt: string
   readonly model: string | undefined
@@ -21,6 +34,8 @@ export interface HarnessInput {
   readonly attemptDir: string
   /** The Agent's configured command line, for the `command` harness or to override a CLI's binary. */
   readonly command: ReadonlyArray<string> | undefined
+  /** When set, the harness writes a provider config for this endpoint into the Attempt's folder and selects it. */
+  readonly modelProvider?: ModelProvider
 }
 
 /** Parser state carried between lines of one stream (a harness may need to join partial messages). */

@@ -2,7 +2,7 @@ import { join } from "node:path"
 import { type AttemptFailure, InfraFailure } from "@usine/core/attempt/failure"
 import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
 import { cliArgv } from "./cliArgv"
-import type { Harness, StreamParser } from "./Harness"
+import { type Harness, MODEL_PROVIDER_KEY_VARIABLE, type ModelProvider, type StreamParser } from "./Harness"
 import { arr, jsonLine, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
 import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
@@ -17,19 +17,32 @@ import { usageText } from "./usageText"
  */
 export const PiHarness: Harness = {
   name: "pi",
-  invocation: (input) => ({
-    argv: [
-      ...cliArgv(input.command, "pi"),
-      "--mode",
-      "json",
-      "-p",
-      "--no-session",
-      ...(input.model === undefined ? [] : ["--model", input.model])
-    ],
-    env: { PI_CODING_AGENT_DIR: join(input.attemptDir, "pi-agent"), PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" },
-    stdin: input.prompt,
-    files: { "pi-agent/settings.json": "{}\n" }
-  }),
+  invocation: (input) => {
+    const provider = input.modelProvider
+    const model = provider === undefined ? input.model : provider.model
+    return {
+      argv: [
+        ...cliArgv(input.command, "pi"),
+        "--mode",
+        "json",
+        "-p",
+        "--no-session",
+        ...(provider === undefined ? [] : ["--provider", PROVIDER]),
+        ...(model === undefined ? [] : ["--model", model])
+      ],
+      env: {
+        PI_CODING_AGENT_DIR: join(input.attemptDir, "pi-agent"),
+        PI_OFFLINE: "1",
+        PI_SKIP_VERSION_CHECK: "1",
+        ...(provider?.apiKey === undefined ? {} : { [MODEL_PROVIDER_KEY_VARIABLE]: provider.apiKey })
+      },
+      stdin: input.prompt,
+      files: {
+        "pi-agent/settings.json": "{}\n",
+        ...(provider === undefined ? {} : { "pi-agent/models.json": modelsJson(provider) })
+      }
+    }
+  },
   parser: () => piParser(),
   exitFailure: processExitFailure,
   // Pi's own retries are bounded and reported, but they are not progress. Its silent waits (a provider's
@@ -40,6 +53,35 @@ export const PiHarness: Harness = {
     return parsed._tag === "Event" && parsed.event.type === "auto_retry_start"
   }
 }
+
+/** The provider name usine's own endpoint gets in Pi's `models.json`. */
+const PROVIDER = "usine"
+
+/**
+ * Pi's `models.json` for one OpenAI-compatible endpoint, spoken as chat completions. `apiKey` names the variable
+ * holding the key (Pi resolves a variable name to its value), so the key itself never lands in the file; without
+ * a key, a placeholder, since Pi requires the field. Such servers know no `developer` role: Pi must send `system`.
+ */
+const modelsJson = (provider: ModelProvider): string =>
+  `${JSON.stringify(
+    {
+      providers: {
+        [PROVIDER]: {
+          baseUrl: provider.baseUrl,
+          api: "openai-completions",
+          apiKey: provider.apiKey === undefined ? "no-key" : MODEL_PROVIDER_KEY_VARIABLE,
+          compat: { supportsDeveloperRole: false },
+          models: [{ id: provider.model }]
+        }
+      }
+    },
+    null,
+    2
+  )}\n`
+
+/** Node's fetch reports a response body cut mid-stream as a bare "terminated": it is a lost connection. */
+const modelFailure = (reported: string, at: number): AttemptFailure =>
+  providerFailure(reported === "terminated" ? `stream disconnected before completion (${reported})` : reported, at)
 
 const contentText = (content: unknown): string =>
   arr(content)
@@ -81,7 +123,7 @@ const piParser = (): StreamParser => {
     const stop = message["stopReason"]
     if (stop === "error") {
       const reported = str(message["errorMessage"]) ?? "the model request failed"
-      failure = providerFailure(reported, at)
+      failure = modelFailure(reported, at)
       rows.push(error(reported, at))
     } else if (stop === "aborted") {
       const reported = str(message["errorMessage"]) ?? "the agent's turn was aborted"
@@ -126,7 +168,7 @@ const piParser = (): StreamParser => {
       case "auto_retry_end": {
         if (e["success"] === true) return [{ kind: "system", text: "retry succeeded", at }]
         const reported = str(e["finalError"]) ?? "retries exhausted"
-        failure = providerFailure(reported, at)
+        failure = modelFailure(reported, at)
         return [error(reported, at)]
       }
       case "compaction_start":
