@@ -1,0 +1,153 @@
+import { Effect, Option } from "effect"
+import { AgentFailure, type AttemptFailure, InfraFailure } from "@usine/core/attempt/failure"
+import type { StepResult } from "@usine/core/attempt/outcome"
+import type { AttemptPolicy } from "@usine/engine/Executor"
+import { guardFailure, runGuards } from "./guards/runGuards"
+import type { TransportError } from "./WorkerTransport"
+import type { GitCommandFailed } from "./Workspace/errors"
+import { isTransient, type WorktreeGit } from "./Harvest/worktreeGit"
+import type { BeginEntry } from "./LocalExecutor/AttemptJournal"
+import type { PullRequestCallFailed, PullRequests } from "./PullRequests"
+import type { RedactorService } from "./Redactor"
+
+export interface HarvestInput {
+  readonly git: WorktreeGit
+  readonly pullRequests: PullRequests["Type"]
+  readonly redactor: RedactorService
+  readonly begin: BeginEntry
+  readonly policy: Pick<AttemptPolicy, "forbiddenPaths" | "maxChangedFiles" | "kind">
+  readonly run: { readonly id: string; readonly loop: string; readonly repository: string; readonly number?: number | undefined }
+  readonly attemptNumber: number
+}
+
+/** A GitHub call failed: a transient one may succeed on the next Attempt, any other needs the operator. */
+export const pullRequestFailure = (error: PullRequestCallFailed): AttemptFailure =>
+  error.transient
+    ? new InfraFailure({ reason: error.message, evidence: "", ...(error.retryAt === undefined ? {} : { retryAt: error.retryAt }) })
+    : new AgentFailure({ reason: error.message, evidence: "" })
+
+const pushFailure = (redactor: RedactorService, branch: string, ownBranch: boolean) => (error: GitCommandFailed): AttemptFailure => {
+  const evidence = redactor.redact(error.stderr.trim())
+  if (isTransient(error)) return new InfraFailure({ reason: `pushing to ${branch} failed`, evidence })
+  if (/stale info|rejected|non-fast-forward|fetch first/i.test(error.stderr)) {
+    return new AgentFailure({
+      reason: ownBranch
+        ? `${branch} moved on GitHub since the Attempt began; nothing was overwritten`
+        : `the pull request's branch ${branch} moved since the Attempt began; nothing was pushed`,
+      evidence
+    })
+  }
+  return new AgentFailure({ reason: `GitHub refused the push to ${branch}`, evidence })
+}
+
+const itemName = (run: HarvestInput["run"]) => (run.number === undefined ? "a scheduled run" : `#${run.number}`)
+
+/** Commits the agent's leftovers, then lists its commits and the diff against where the change branches off. */
+export const collectWork = Effect.fn("Harvest.collect")(function* (input: {
+  readonly git: WorktreeGit
+  readonly begin: Pick<BeginEntry, "baseSha">
+  /** The message of the commit that takes what the agent left uncommitted. */
+  readonly message: string
+}) {
+  const { git } = input
+  yield* git.commitAll(input.message)
+  const head = yield* git.revParse("HEAD")
+  const base = yield* git.mergeBase(input.begin.baseSha, head)
+  const commits = yield* git.commitsSince(base, head)
+  return { head, base, commits }
+})
+
+/**
+ * From the agent's last word to the pull request: commit what it left, refuse the change if a guard objects (then
+ * nothing is pushed), push to the Run's branch (or back to the pull request's branch), and open the pull request
+ * or update the one already open for that branch. A pull request the agent opened itself is found and recorded.
+ * Every step can run again after a restart with the same result.
+ */
+export const harvest = Effect.fn("Harvest.harvest")(function* (
+  input: HarvestInput
+): Effect.fn.Return<StepResult, AttemptFailure | TransportError> {
+  const { begin, git, pullRequests, redactor, run } = input
+  const message = `${run.loop}: work on ${itemName(run)}\n\nCommitted by usine for the agent (Run ${run.id}, Attempt ${input.attemptNumber}).`
+  const { commits, head, base } = yield* collectWork({ git, begin, message }).pipe(
+    Effect.catchTag("GitCommandFailed", (error) =>
+      Effect.fail(new InfraFailure({ reason: "reading the agent's work with git failed", evidence: redactor.redact(error.message) }))
+    )
+  )
+  if (commits.length === 0) {
+    if (input.policy.kind === "schedule") return { commits: [], summary: "the agent made no change; nothing to push" }
+    return yield* new AgentFailure({ reason: "the agent made no change", evidence: `no commit on top of ${base.slice(0, 8)}` })
+  }
+  const diff = yield* git.diff(base, head).pipe(
+    Effect.catchTag("GitCommandFailed", (error) =>
+      Effect.fail(new InfraFailure({ reason: "computing the diff failed", evidence: redactor.redact(error.message) }))
+    )
+  )
+  const guards = runGuards(diff, input.policy, redactor)
+  if (!guards.ok) return yield* guardFailure(guards.violations)
+
+  const asFailure = Effect.mapError(pullRequestFailure)
+  const opened = yield* asFailure(pullRequests.findByCommit(run.repository, head))
+  if (Option.isSome(opened) && opened.value.headRef !== begin.pushBranch) {
+    return {
+      commits,
+      branch: opened.value.headRef,
+      pullRequestNumber: opened.value.number,
+      pullRequestUrl: opened.value.url,
+      summary: `the agent opened pull request #${opened.value.number} itself`
+    }
+  }
+
+  const ownBranch = begin.pullRequest === undefined
+  const remote = yield* git.remoteSha(begin.pushBranch).pipe(
+    Effect.catchTag("GitCommandFailed", (error) =>
+      Effect.fail(new InfraFailure({ reason: `reading ${begin.pushBranch} on GitHub failed`, evidence: redactor.redact(error.stderr) }))
+    )
+  )
+  if (!Option.contains(remote, head)) {
+    yield* git
+      .push(begin.pushBranch, ownBranch ? { lease: begin.leaseSha } : {})
+      .pipe(Effect.catchTag("GitCommandFailed", (error) => Effect.fail(pushFailure(redactor, begin.pushBranch, ownBranch)(error))))
+  }
+  const pushed = `pushed ${commits.length} commit${commits.length === 1 ? "" : "s"} to ${begin.pushBranch}`
+  if (begin.pullRequest !== undefined) {
+    return {
+      commits,
+      branch: begin.pushBranch,
+      pullRequestNumber: begin.pullRequest.number,
+      pullRequestUrl: begin.pullRequest.url,
+      summary: `${pushed}; pull request #${begin.pullRequest.number} updated`
+    }
+  }
+  const subjects = yield* git
+    .git(["log", "--reverse", "--format=%h %s", `${base}..${head}`])
+    .pipe(Effect.orElseSucceed(() => ""))
+  const pull = yield* asFailure(
+    pullRequests.ensure({
+      repository: run.repository,
+      head: begin.pushBranch,
+      base: begin.baseBranch,
+      title: pullRequestTitle(run, subjects),
+      body: [
+        `Work of usine's \`${run.loop}\` Loop on ${itemName(run)}.`,
+        subjects.trim().split("\n").map((line) => `- ${line}`).join("\n"),
+        `Run \`${run.id}\`, Attempt ${input.attemptNumber}.`
+      ].join("\n\n")
+    })
+  )
+  return {
+    commits,
+    branch: begin.pushBranch,
+    pullRequestNumber: pull.number,
+    pullRequestUrl: pull.url,
+    summary: `${pushed}; pull request #${pull.number} ${pull.created ? "opened" : "updated"}`
+  }
+})
+
+/** The agent's first own commit subject says best what the change is; usine's fallback names the Loop and Item. */
+const pullRequestTitle = (run: HarvestInput["run"], subjects: string): string => {
+  const first = subjects
+    .split("\n")
+    .map((line) => line.slice(line.indexOf(" ") + 1).trim())
+    .find((subject) => subject !== "" && !subject.startsWith(`${run.loop}: work on `))
+  return (first ?? `${run.loop}: ${itemName(run)}`).slice(0, 200)
+}

@@ -1,0 +1,21 @@
+/** One segment of a branch name: what `git check-ref-format` accepts, and nothing a shell or URL would trip on. */
+export const branchSegment = (raw: string): string => {
+  const cleaned = raw
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/\.{2,}/g, ".")
+    .replace(/^[.-]+/, "")
+    .replace(/(?:\.lock)+$/i, "")
+    .replace(/[.-]+$/, "")
+    .slice(0, 60)
+  return cleaned === "" ? "x" : cleaned
+}
+
+/** `usine/<loop>/<item number or "tick">-<first 8 of the Run id>`: one branch per Run, shared by its Attempts. */
+export const runBranchName = (run: { readonly loop: string; readonly number?: number | undefined; readonly id: string }): string =>
+  `usine/${branchSegment(run.loop)}/${run.number === undefined ? "tick" : String(run.number)}-${branchSegment(run.id.slice(0, 8))}`
+
+/** `usine/salvage/<runId>/<attempt number>`: where a failed or interrupted Attempt's work is kept. */
+export const salvageBranchName = (runId: string, attemptNumber: number): string =>
+  `usine/salvage/${branchSegment(runId)}/${attemptNumber}`
+
+export const salvagePrefix = (runId: string): string => `usine/salvage/${branchSegment(runId)}/`

@@ -1,0 +1,149 @@
+import { Cause, Clock, type Duration, Effect, Exit, Fiber, FiberMap, Layer, Option, Redacted, Schedule } from "effect"
+import type { Attempt } from "@usine/core/attempt/Attempt"
+import { AgentFailure, type AttemptFailure, DefectFailure, InfraFailure } from "@usine/core/attempt/failure"
+import { AttemptCanceled, AttemptFailed, type AttemptOutcome } from "@usine/core/attempt/outcome"
+import type { AgentConfig } from "@usine/core/config/AgentConfig"
+import type { AttemptId } from "@usine/core/ids/AttemptId"
+import { type AttemptRequest, Executor } from "@usine/engine/Executor"
+import { harnessFor } from "./harness/harnessFor"
+import { abandonAttempt } from "./LocalExecutor/abandonAttempt"
+import type { AttemptContext, ExecutorSettings } from "./LocalExecutor/AttemptContext"
+import { attemptIsLive } from "./LocalExecutor/attemptIsLive"
+import { AttemptLocator } from "./LocalExecutor/AttemptLocator"
+import { deliverIntervention } from "./LocalExecutor/deliverIntervention"
+import { driveAttempt } from "./LocalExecutor/driveAttempt"
+import { prepareAttempt } from "./LocalExecutor/prepareAttempt"
+import { recoverWorkerWorkspaces } from "./LocalExecutor/recoverWorkerWorkspaces"
+import { resumeAttempt } from "./LocalExecutor/resumeAttempt"
+import { makeTranscriptCursor } from "./LocalExecutor/TranscriptCursor"
+import { PullRequests } from "./PullRequests"
+import { makeRedactor, type RedactorService } from "./Redactor"
+import type { WorkerTransportShape } from "./WorkerTransport"
+
+/** A Worker this executor runs Attempts on: the local machine now, an SSH host with the same contract later. */
+export interface LocalExecutorWorker {
+  readonly transport: WorkerTransportShape
+  /** Where workspaces live on that host (`mirrors/`, `attempts/`, lent `credentials/`). */
+  readonly root: string
+}
+
+/** What the app hands the executor from usine.yaml and the environment; the executor reads no config itself. */
+export interface LocalExecutorOptions {
+  readonly agents: Readonly<Record<string, AgentConfig>>
+  readonly workers: Readonly<Record<string, LocalExecutorWorker>>
+  /** usine's GitHub token: lent to git for fetch and push, never given to an agent. */
+  readonly token: Redacted.Redacted<string>
+  /** The clone URL of `owner/name`, without credentials. */
+  readonly cloneUrl: (repository: string) => string
+  /** The daemon's environment, of which an agent sees only what its Agent grants; `process.env` by default. */
+  readonly daemonEnv?: Readonly<Record<string, string | undefined>>
+  readonly pollInterval?: Duration.DurationInput
+  readonly verifyTimeoutMs?: number
+  readonly stopGraceMs?: number
+  /** The daemon's redactor; by default the built-in patterns and the token. */
+  readonly redactor?: RedactorService
+}
+
+/** A Worker that stops answering mid-Attempt gets this long to come back before the Attempt is an InfraFailure. */
+export const transportRetryPolicy = Schedule.exponential("1 second").pipe(Schedule.intersect(Schedule.recurs(4)))
+
+const failedWith = (failure: AttemptFailure) => new AttemptFailed({ failure })
+
+/**
+ * The executor port on Workers reached through a `WorkerTransport` (ADR 0023, 0024, 0025). `execute` prepares
+ * the workspace, runs the agent as a durable session, verifies, harvests, and salvages a failure's work;
+ * interrupting it only detaches. The Attempt's journal on the Worker makes every step resumable.
+ */
+export const make = (options: LocalExecutorOptions) =>
+  Effect.gen(function* () {
+    const pullRequests = yield* PullRequests
+    const settings: ExecutorSettings = {
+      token: options.token,
+      redactor: options.redactor ?? makeRedactor([Redacted.value(options.token)]),
+      daemonEnv: options.daemonEnv ?? process.env,
+      cloneUrl: options.cloneUrl,
+      pollInterval: options.pollInterval ?? "500 millis",
+      verifyTimeoutMs: options.verifyTimeoutMs ?? 20 * 60_000,
+      stopGraceMs: options.stopGraceMs ?? 10_000,
+      pullRequests
+    }
+    const locator = yield* AttemptLocator.make(options.workers)
+    const running = yield* FiberMap.make<AttemptId, AttemptOutcome>()
+
+    const work = (request: AttemptRequest, workerName: string) =>
+      Effect.gen(function* () {
+        const { attempt, run } = request
+        const agent = options.agents[run.agent]
+        if (agent === undefined) return yield* new AgentFailure({ reason: `no Agent named ${run.agent} is configured`, evidence: "" })
+        const harness = harnessFor(agent.harness)
+        const worker = yield* locator.worker(workerName)
+        const prepared = request.reattach
+          ? yield* resumeAttempt(worker, attempt.id)
+          : yield* prepareAttempt({ settings, worker, request, agent, harness })
+        const cursor = makeTranscriptCursor({
+          delivered: request.transcriptRowsStored,
+          redactor: settings.redactor,
+          deliver: request.onTranscript
+        })
+        const ctx: AttemptContext = { settings, worker, request, agent, harness, ...prepared, cursor }
+        const outcome = yield* driveAttempt(ctx).pipe(
+          Effect.retry(transportRetryPolicy),
+          Effect.catchAll((error) =>
+            Effect.succeed(failedWith(new InfraFailure({ reason: `the Worker ${workerName} failed: ${error.message}`, evidence: "" })))
+          )
+        )
+        // Once the outcome is in the journal the folder has served; without it, recovery decides later.
+        if (prepared.journal.entries().some((e) => e._tag === "outcome")) {
+          yield* worker.workspace.remove(prepared.attemptDir).pipe(Effect.ignoreLogged)
+        }
+        return outcome
+      }).pipe(
+        Effect.catchAll((error) => {
+          const failure: AttemptFailure =
+            "category" in error ? error : new InfraFailure({ reason: error.message, evidence: "" })
+          return Effect.flatMap(Clock.currentTimeMillis, (at) =>
+            request.onTranscript([settings.redactor.redactEntry({ kind: "error", text: `${failure.message}\n${failure.evidence}`.trim(), at })])
+          ).pipe(Effect.as(failedWith(failure)))
+        }),
+        Effect.annotateLogs({ runId: request.run.id, loop: request.run.loop, attemptId: request.attempt.id })
+      )
+
+    const execute = Effect.fn("LocalExecutor.execute")(function* (request: AttemptRequest) {
+      const workerName = request.reattach ? request.attempt.worker ?? request.worker : request.worker
+      locator.place(request.attempt.id, workerName)
+      const fiber = yield* FiberMap.run(running, request.attempt.id, work(request, workerName))
+      const exit = yield* Fiber.await(fiber).pipe(
+        // The engine detaches (drain, restart): the session runs on, only this follower stops.
+        Effect.onInterrupt(() => FiberMap.remove(running, request.attempt.id))
+      )
+      if (Exit.isSuccess(exit)) return exit.value
+      if (Cause.isInterruptedOnly(exit.cause)) return new AttemptCanceled({ reason: "canceled" })
+      return failedWith(new DefectFailure({ reason: "the executor failed", evidence: Cause.pretty(exit.cause) }))
+    })
+
+    const cancel = Effect.fn("LocalExecutor.cancel")(function* (attemptId: AttemptId) {
+      yield* FiberMap.remove(running, attemptId)
+      const found = yield* locator.find(attemptId)
+      if (Option.isNone(found)) return
+      const { attemptDir, worker } = found.value
+      yield* abandonAttempt(settings, worker, attemptDir).pipe(
+        Effect.zipRight(worker.workspace.remove(attemptDir)),
+        Effect.catchAll((error) =>
+          Effect.logWarning("cancel could not salvage; the workspace stays for recovery").pipe(
+            Effect.annotateLogs({ attemptId, error: String(error) })
+          )
+        )
+      )
+    })
+
+    return Executor.of({
+      isLive: (attempt: Attempt) => attemptIsLive(locator, attempt),
+      execute,
+      cancel,
+      intervene: (attemptId, message) => deliverIntervention(locator, attemptId, message),
+      recoverWorkspaces: (live) => recoverWorkerWorkspaces(settings, locator, live)
+    })
+  })
+
+/** The executor as the engine's `Executor`, needing the pull requests port (`PullRequests.github`). */
+export const layer = (options: LocalExecutorOptions): Layer.Layer<Executor, never, PullRequests> => Layer.scoped(Executor, make(options))

@@ -1,0 +1,81 @@
+import { type Duration, Effect, Option, type Redacted, Schema } from "effect"
+import * as path from "node:path/posix"
+import type { AgentConfig } from "@usine/core/config/AgentConfig"
+import type { AttemptRequest } from "@usine/engine/Executor"
+import type * as DurableSession from "../DurableSession"
+import { SessionRecord } from "../DurableSession/SessionRecord"
+import { sessionFiles } from "../DurableSession/sessionFiles"
+import type { Harness } from "../harness/Harness"
+import { worktreeGit } from "../Harvest/worktreeGit"
+import type { PullRequests } from "../PullRequests"
+import type { RedactorService } from "../Redactor"
+import type { WorkerTransportShape } from "../WorkerTransport"
+import type * as Workspace from "../Workspace"
+import type { AttemptJournal } from "./AttemptJournal"
+import type { TranscriptCursor } from "./TranscriptCursor"
+
+/** One Worker as the executor holds it: its transport, its workspace root, its sessions. */
+export interface WorkerHandle {
+  readonly name: string
+  readonly transport: WorkerTransportShape
+  readonly workspace: Workspace.Workspace
+  readonly sessions: DurableSession.DurableSession
+}
+
+/** What every Attempt of this executor shares. */
+export interface ExecutorSettings {
+  readonly token: Redacted.Redacted<string>
+  readonly redactor: RedactorService
+  readonly daemonEnv: Readonly<Record<string, string | undefined>>
+  readonly cloneUrl: (repository: string) => string
+  readonly pollInterval: Duration.DurationInput
+  readonly verifyTimeoutMs: number
+  readonly stopGraceMs: number
+  readonly pullRequests: PullRequests["Type"]
+}
+
+/** One Attempt being executed or followed again. */
+export interface AttemptContext {
+  readonly settings: ExecutorSettings
+  readonly worker: WorkerHandle
+  readonly request: AttemptRequest
+  readonly agent: AgentConfig
+  readonly harness: Harness
+  readonly attemptDir: string
+  readonly worktree: string
+  readonly journal: AttemptJournal
+  readonly cursor: TranscriptCursor
+}
+
+/** Turn N's own folder (stream, exit status, stdin, inbox, harness files), inside the Attempt's folder. */
+export const turnDir = (attemptDir: string, turn: number): string => path.join(attemptDir, `turn-${turn}`)
+
+/** Where `intervene` drops operator messages for the follower to place in the transcript. */
+export const operatorDir = (attemptDir: string): string => path.join(attemptDir, "operator")
+
+export const gitOf = (ctx: { readonly worker: WorkerHandle; readonly settings: ExecutorSettings; readonly worktree: string }) =>
+  worktreeGit({
+    transport: ctx.worker.transport,
+    worktree: ctx.worktree,
+    root: ctx.worker.workspace.root,
+    token: ctx.settings.token
+  })
+
+/** The session record of a turn, if its session was started. */
+export const turnSession = (transport: WorkerTransportShape, dir: string) =>
+  transport
+    .readFile(sessionFiles(dir).session)
+    .pipe(
+      Effect.map(
+        Option.flatMap((bytes) => Schema.decodeUnknownOption(Schema.parseJson(SessionRecord))(Buffer.from(bytes).toString("utf8")))
+      )
+    )
+
+/** Every turn folder of an Attempt that holds a session, newest first. */
+export const turnSessions = (transport: WorkerTransportShape, attemptDir: string) =>
+  Effect.gen(function* () {
+    const names = (yield* transport.listDirectory(attemptDir)).filter((name) => /^turn-\d+$/.test(name))
+    names.sort((a, b) => Number(b.slice(5)) - Number(a.slice(5)))
+    const records = yield* Effect.forEach(names, (name) => turnSession(transport, path.join(attemptDir, name)))
+    return records.flatMap(Option.toArray)
+  })

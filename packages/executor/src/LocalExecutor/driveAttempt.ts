@@ -1,0 +1,145 @@
+import { Clock, Effect, Option } from "effect"
+import { AgentFailure, type AttemptFailure, DefectFailure } from "@usine/core/attempt/failure"
+import { AttemptFailed, type AttemptOutcome, AttemptSucceeded } from "@usine/core/attempt/outcome"
+import { harvest } from "../Harvest"
+import { salvage, Salvaged } from "../Salvage"
+import { runVerifyRound, verifyEvidence, verifyFeedback } from "../Verify"
+import type { TransportError } from "../WorkerTransport"
+import { type BeginEntry, type JournalEntry, OutcomeEntry, TurnEntry } from "./AttemptJournal"
+import { type AttemptContext, gitOf } from "./AttemptContext"
+import { journalRows } from "./journalRows"
+import { runTurn } from "./runTurn"
+
+const failed = (failure: AttemptFailure) => new AttemptFailed({ failure })
+
+/** Pushes a failed Attempt's work to its salvage branch; says what happened, for the outcome's summary. */
+const salvageNote = (ctx: AttemptContext, begin: BeginEntry) =>
+  salvage({
+    git: gitOf(ctx),
+    redactor: ctx.settings.redactor,
+    begin,
+    runId: ctx.request.run.id,
+    attemptNumber: ctx.request.attempt.number
+  }).pipe(
+    Effect.map(
+      Salvaged.$match({
+        Saved: ({ branch }) => `; the work is salvaged on ${branch}`,
+        Nothing: () => "",
+        Refused: () => "; the work was not salvaged: the guards refuse it"
+      })
+    ),
+    Effect.catchAll((error) =>
+      Effect.logWarning("salvage failed").pipe(
+        Effect.annotateLogs({ attemptId: ctx.request.attempt.id, error: String(error) }),
+        Effect.as(`; the work could not be salvaged: ${ctx.settings.redactor.redact(error.message)}`)
+      )
+    )
+  )
+
+/**
+ * Records the Attempt's outcome once: a stored outcome is replayed as it is; a new one is computed, a failure's
+ * work salvaged, then written to the journal before its row is emitted.
+ */
+const finish = (ctx: AttemptContext, begin: BeginEntry, compute: Effect.Effect<AttemptOutcome, TransportError>) =>
+  Effect.gen(function* () {
+    const stored = ctx.journal.find("outcome", () => true)
+    if (Option.isSome(stored)) {
+      yield* ctx.cursor.emit(journalRows(stored.value))
+      return stored.value.outcome
+    }
+    const outcome = yield* compute
+    const summary =
+      outcome._tag === "Succeeded"
+        ? outcome.result.summary ?? "succeeded"
+        : outcome._tag === "Failed"
+        ? `${outcome.failure.message}${yield* salvageNote(ctx, begin)}`
+        : outcome.reason
+    const entry = new OutcomeEntry({ at: yield* Clock.currentTimeMillis, outcome, summary })
+    yield* ctx.journal.append(entry)
+    yield* ctx.cursor.emit(journalRows(entry))
+    return outcome
+  })
+
+/** The journal's entry for a step, or the step done now and its entry appended; its rows are emitted either way. */
+const recorded = <A extends JournalEntry, E>(ctx: AttemptContext, stored: Option.Option<A>, step: Effect.Effect<A, E>) =>
+  Effect.gen(function* () {
+    const entry = Option.isSome(stored) ? stored.value : yield* step
+    if (Option.isNone(stored)) yield* ctx.journal.append(entry)
+    yield* ctx.cursor.emit(journalRows(entry))
+    return entry
+  })
+
+/**
+ * An Attempt from its prepared workspace to its outcome: agent turns, each followed by a verification round
+ * while rounds remain, then harvest. Every step consults the journal first, so the same code resumes after a
+ * restart at the step where the last process stopped, and replays the transcript up to there (ADR 0023).
+ * Transport errors escape, for the caller to retry the whole replay.
+ */
+export const driveAttempt = Effect.fn("LocalExecutor.drive")(function* (ctx: AttemptContext) {
+  const { cursor, journal, request } = ctx
+  cursor.rewind()
+  const begin = journal.find("begin", () => true)
+  if (Option.isNone(begin)) {
+    return failed(new DefectFailure({ reason: "the attempt's journal has no beginning", evidence: ctx.attemptDir }))
+  }
+  yield* cursor.emit(journalRows(begin.value))
+  const { policy } = request
+  let prompt = request.run.task
+  for (let round = 0; ; round++) {
+    const number = round + 1
+    const turn = yield* recorded(
+      ctx,
+      journal.find("turn", (t) => t.turn === number),
+      Effect.map(Clock.currentTimeMillis, (at) => new TurnEntry({ at, turn: number, prompt }))
+    )
+    const ended = yield* runTurn(ctx, turn).pipe(
+      Effect.catchTag("DefectFailure", (defect) => Effect.succeed(defect as AttemptFailure))
+    )
+    if (ended !== undefined) return yield* finish(ctx, begin.value, Effect.succeed(failed(ended)))
+    if (policy.verify.length === 0) break
+
+    const verified = yield* recorded(
+      ctx,
+      journal.find("verify", (v) => v.round === number),
+      runVerifyRound(
+        {
+          transport: ctx.worker.transport,
+          worktree: ctx.worktree,
+          commands: policy.verify,
+          timeoutMs: ctx.settings.verifyTimeoutMs,
+          redactor: ctx.settings.redactor,
+          daemonEnv: ctx.settings.daemonEnv
+        },
+        number
+      )
+    )
+    if (verified.passed) break
+    if (round >= policy.verifyRounds) {
+      const failure = new AgentFailure({
+        reason: `verification still fails after ${policy.verifyRounds} feedback round${policy.verifyRounds === 1 ? "" : "s"}`,
+        evidence: verifyEvidence(verified)
+      })
+      return yield* finish(ctx, begin.value, Effect.succeed(failed(failure)))
+    }
+    prompt = verifyFeedback(verified)
+  }
+  const harvested = harvest({
+    git: gitOf(ctx),
+    pullRequests: ctx.settings.pullRequests,
+    redactor: ctx.settings.redactor,
+    begin: begin.value,
+    policy,
+    run: request.run,
+    attemptNumber: request.attempt.number
+  }).pipe(
+    Effect.map((result): AttemptOutcome => new AttemptSucceeded({ result })),
+    Effect.catchTags({
+      InfraFailure: (f) => Effect.succeed(failed(f)),
+      AgentFailure: (f) => Effect.succeed(failed(f)),
+      DefectFailure: (f) => Effect.succeed(failed(f)),
+      RunawayFailure: (f) => Effect.succeed(failed(f)),
+      ChildSessionBudgetFailure: (f) => Effect.succeed(failed(f))
+    })
+  )
+  return yield* finish(ctx, begin.value, harvested)
+})

@@ -1,0 +1,64 @@
+import { Data, Effect, Option } from "effect"
+import { runGuards } from "./guards/runGuards"
+import { collectWork } from "./Harvest"
+import { salvageBranchName, salvagePrefix } from "./Harvest/branchName"
+import type { WorktreeGit } from "./Harvest/worktreeGit"
+import type { BeginEntry } from "./LocalExecutor/AttemptJournal"
+import type { RedactorService } from "./Redactor"
+
+/** What salvage did with an Attempt's worktree. */
+export type Salvaged = Data.TaggedEnum<{
+  /** The work is on GitHub, on `branch`. */
+  Saved: { readonly branch: string; readonly commits: number }
+  /** No commit and no change on top of the base: nothing to keep. */
+  Nothing: {}
+  /** A guard objected (a secret, a workflow): pushing it anywhere on GitHub would do the harm the guard prevents. */
+  Refused: { readonly evidence: string }
+}>
+export const Salvaged = Data.taggedEnum<Salvaged>()
+
+export interface SalvageInput {
+  readonly git: WorktreeGit
+  readonly redactor: RedactorService
+  /** What the Attempt's commits are measured against: its journal's begin entry, or the worktree's base. */
+  readonly begin: Pick<BeginEntry, "baseSha" | "forbiddenPaths">
+  readonly runId: string
+  readonly attemptNumber: number
+}
+
+/**
+ * Keeps a failed, canceled or interrupted Attempt's work: commits what the agent left, and pushes it to
+ * `usine/salvage/<runId>/<attempt>` (the Attempt's own branch, so a force push is safe). The forbidden-path and
+ * secret guards still apply: a pushed branch can run its workflows and a pushed secret is leaked. The size guard
+ * does not: a large change is still work worth keeping.
+ */
+export const salvage = Effect.fn("Salvage.salvage")(function* (input: SalvageInput) {
+  const { git } = input
+  const work = yield* collectWork({
+    git,
+    begin: input.begin,
+    message: `usine: salvaged work of Run ${input.runId}, Attempt ${input.attemptNumber}`
+  })
+  if (work.commits.length === 0) return Salvaged.Nothing()
+  const diff = yield* git.diff(work.base, work.head)
+  const guards = runGuards(diff, { forbiddenPaths: input.begin.forbiddenPaths, maxChangedFiles: undefined }, input.redactor)
+  if (!guards.ok) {
+    return Salvaged.Refused({ evidence: guards.violations.map((v) => `${v.guard}: ${v.path ?? ""} ${v.detail}`).join("\n") })
+  }
+  const branch = salvageBranchName(input.runId, input.attemptNumber)
+  yield* git.push(branch, { force: true })
+  return Salvaged.Saved({ branch, commits: work.commits.length })
+})
+
+/**
+ * The newest salvage branch of a Run among the branches the mirror just fetched from GitHub, so an operator
+ * retry's next Attempt starts where the last one stopped.
+ */
+export const newestSalvage = Effect.fn("Salvage.newest")(function* (git: WorktreeGit, runId: string) {
+  const prefix = salvagePrefix(runId)
+  const found = (yield* git.branches(prefix))
+    .map((entry) => ({ ...entry, attempt: Number(entry.branch.slice(prefix.length)) }))
+    .filter((entry) => Number.isInteger(entry.attempt))
+    .sort((a, b) => b.attempt - a.attempt)
+  return Option.fromNullable(found[0])
+})

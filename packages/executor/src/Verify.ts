@@ -1,0 +1,86 @@
+import { Clock, Effect } from "effect"
+import { BASE_VARIABLES } from "./AgentEnvironment"
+import { VerifyEntry, type VerifyResult } from "./LocalExecutor/AttemptJournal"
+import type { RedactorService } from "./Redactor"
+import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
+
+/** How much of a verify command's output is kept, from its end: where test runners print their failures. */
+export const VERIFY_OUTPUT_BYTES = 16 * 1024
+
+export interface VerifyOptions {
+  readonly transport: WorkerTransportShape
+  readonly worktree: string
+  readonly commands: ReadonlyArray<string>
+  readonly timeoutMs: number
+  readonly redactor: RedactorService
+  /** The daemon's environment: only its harmless base variables reach the commands. */
+  readonly daemonEnv: Readonly<Record<string, string | undefined>>
+}
+
+const tail = (text: string): string => {
+  const bytes = Buffer.from(text, "utf8")
+  if (bytes.length <= VERIFY_OUTPUT_BYTES) return text
+  // Cut at a character boundary: skip continuation bytes of a split UTF-8 sequence.
+  let start = bytes.length - VERIFY_OUTPUT_BYTES
+  while (start < bytes.length && ((bytes[start] ?? 0) & 0xc0) === 0x80) start++
+  return `…[${start} bytes cut]\n${bytes.subarray(start).toString("utf8")}`
+}
+
+/**
+ * Runs the Loop's `verify:` commands in the worktree through the Worker's transport, in order, up to the first
+ * failure. They run the repository's own code, so they get a clean environment (`env -i` with the base
+ * variables only): no daemon token, no agent grant. Output is stdout and stderr together, tail kept, redacted.
+ */
+export const runVerifyRound = Effect.fn("Verify.round")(function* (
+  options: VerifyOptions,
+  round: number
+): Effect.fn.Return<VerifyEntry, TransportError> {
+  const env = BASE_VARIABLES.flatMap((name) => {
+    const value = options.daemonEnv[name]
+    return value === undefined ? [] : [`${name}=${value}`]
+  })
+  const results: Array<VerifyResult> = []
+  for (const command of options.commands) {
+    const result = yield* options.transport
+      .exec({
+        argv: ["env", "-i", ...env, "GIT_TERMINAL_PROMPT=0", "sh", "-c", 'exec 2>&1; eval "$1"', "usine-verify", command],
+        cwd: options.worktree,
+        timeoutMs: options.timeoutMs
+      })
+      .pipe(
+        Effect.map((r) => ({
+          command,
+          passed: r.exitCode === 0,
+          exitCode: r.exitCode,
+          output: options.redactor.redact(tail(`${r.stdout}${r.stderr}`.trimEnd()))
+        })),
+        Effect.catchTag("HostCommandTimedOut", (timedOut) =>
+          Effect.succeed({ command, passed: false, exitCode: null, output: `timed out after ${Math.round(timedOut.timeoutMs / 1000)} s` })
+        )
+      )
+    results.push(result)
+    if (!result.passed) break
+  }
+  return new VerifyEntry({ at: yield* Clock.currentTimeMillis, round, results })
+})
+
+/** The next turn's prompt after a failed round: what failed and what it printed. */
+export const verifyFeedback = (entry: VerifyEntry): string => {
+  const failed = entry.results.filter((r) => !r.passed)
+  const parts = failed.map(
+    (r) =>
+      `Command: ${r.command}\nExit code: ${r.exitCode ?? "none (timed out)"}\nOutput (last ${VERIFY_OUTPUT_BYTES / 1024} KiB):\n${r.output}`
+  )
+  return [
+    "Verification failed: the repository's checks do not pass with your changes.",
+    ...parts,
+    "Fix it: change the code so that the command succeeds, keeping the work you already did."
+  ].join("\n\n")
+}
+
+/** The AgentFailure evidence when verification still fails after the last round. */
+export const verifyEvidence = (entry: VerifyEntry): string =>
+  entry.results
+    .filter((r) => !r.passed)
+    .map((r) => `$ ${r.command}\n(exit ${r.exitCode ?? "none"})\n${r.output}`)
+    .join("\n\n")

@@ -1,0 +1,70 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { scopedTempDir } from "../scopedTempDir"
+import { makeAttempt, makeRun, policy, recorder, scriptedAgent, setup, simLayer } from "./support/fixture"
+
+const variables = (dump: string) =>
+  new Map(
+    dump
+      .split("\n")
+      .filter((line) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(line))
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)] as const)
+  )
+
+/** Sets variables in this process's environment for the scope, as a daemon started with them would have. */
+const daemonVariables = (values: Record<string, string>) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const before = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]))
+      Object.assign(process.env, values)
+      return before
+    }),
+    (before) =>
+      Effect.sync(() => {
+        for (const [name, value] of Object.entries(before)) {
+          if (value === undefined) delete process.env[name]
+          else process.env[name] = value
+        }
+      })
+  )
+
+describe("the agent's environment", () => {
+  it.scopedLive(
+    "holds no GitHub token and no SSH agent even when the daemon's does, nor do the verify commands",
+    () =>
+      Effect.gen(function* () {
+        const dumps = yield* scopedTempDir("usine-env-")
+        const agentDump = path.join(dumps, "agent.env")
+        const verifyDump = path.join(dumps, "verify.env")
+        const t = yield* setup({ agents: { env: scriptedAgent("env", { ENV_DUMP: agentDump }) } })
+        yield* daemonVariables({
+          GITHUB_TOKEN: t.account.token,
+          GH_TOKEN: t.account.token,
+          SSH_AUTH_SOCK: path.join(dumps, "ssh-agent.sock"),
+          USINE_BOARD_SECRET: "board-session-secret-value"
+        })
+        const run = makeRun("env")
+        const outcome = yield* t.executor.execute(
+          recorder().request(run, makeAttempt(run, 1), policy({ verify: [`env > ${verifyDump}`] }))
+        )
+        assert.strictEqual(outcome._tag, "Succeeded", JSON.stringify(outcome))
+
+        for (const file of [agentDump, verifyDump]) {
+          const dump = fs.readFileSync(file, "utf8")
+          const env = variables(dump)
+          assert.isTrue(env.has("PATH"), `${file} is a real environment dump`)
+          for (const name of ["GITHUB_TOKEN", "GH_TOKEN", "SSH_AUTH_SOCK", "USINE_BOARD_SECRET", "GIT_ASKPASS"]) {
+            assert.isFalse(env.has(name), `${name} leaked into ${path.basename(file)}`)
+          }
+          assert.notInclude(dump, t.account.token)
+          assert.notInclude(dump, "board-session-secret-value")
+        }
+        const agentEnv = variables(fs.readFileSync(agentDump, "utf8"))
+        assert.strictEqual(agentEnv.get("AGENT_MODE"), "env", "what the Agent's config sets does arrive")
+        assert.strictEqual(agentEnv.get("GIT_TERMINAL_PROMPT"), "0")
+      }).pipe(Effect.provide(simLayer)),
+    60_000
+  )
+})
