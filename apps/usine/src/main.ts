@@ -1,11 +1,25 @@
 import { Command } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { defaultTeardown } from "@effect/platform/Runtime"
 import { Effect } from "effect"
 import { check } from "./commands/check"
+import { demo } from "./commands/demo"
+import { init } from "./commands/init"
+import { sim } from "./commands/sim"
+import { status } from "./commands/status"
+import { up } from "./commands/up"
 import { reportFailure } from "./reportFailure"
 
-const usine = Command.make("usine").pipe(Command.withSubcommands([check]))
+const usine = Command.make("usine").pipe(Command.withSubcommands([up, demo, status, check, init, sim]))
 
 const cli = Command.run(usine, { name: "usine", version: "0.0.0" })
 
-cli(process.argv).pipe(reportFailure, Effect.provide(NodeContext.layer), NodeRuntime.runMain({ disableErrorReporting: true }))
+cli(process.argv).pipe(
+  reportFailure,
+  Effect.provide(NodeContext.layer),
+  NodeRuntime.runMain({
+    disableErrorReporting: true,
+    // Exit as soon as the command is done: an idle keep-alive socket must not hold a drained daemon open.
+    teardown: (exit, onExit) => defaultTeardown(exit, (code) => process.exit(code))
+  })
+)

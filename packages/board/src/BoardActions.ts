@@ -4,6 +4,7 @@ import type { ItemKey } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
 import { RunEngine } from "@usine/engine/RunEngine"
 import { LoopNotConfigured } from "@usine/engine/RunEngine/errors"
+import type { CapTarget } from "@usine/engine/RunEngine/raiseDailyCap"
 import { ReadModel } from "@usine/store/ReadModel"
 import { type Amendment, RunStore } from "@usine/store/RunStore"
 import { ItemNotOnBoard, UnknownColumn } from "./BoardActions/errors"
@@ -74,6 +75,14 @@ export class BoardActions extends Effect.Service<BoardActions>()("usine/BoardAct
         }
         const { generation } = yield* engine.resetCycleBudget(itemKey, askId)
         return { itemKey, generation, reset: true }
+      }),
+      /** Sets today's daily cap of a Loop, or of the daemon without one; setting the same figure again is a no-op. */
+      raiseCap: Effect.fn("BoardActions.raiseCap")(function* (loop: string | undefined, to: CapTarget) {
+        return yield* engine.raiseCap(loop, to)
+      }),
+      /** Ends a no-progress park so the Item's held Run starts; a repeat changes nothing (`cleared: false`). */
+      clearNoProgress: Effect.fn("BoardActions.clearNoProgress")(function* (loop: string, itemKey: ItemKey) {
+        return yield* engine.clearNoProgress(loop, itemKey)
       }),
       /** Moves a card: the Item's column label is swapped on GitHub and polling gets a Hint. Already there: no-op. */
       move: Effect.fn("BoardActions.move")(function* (repository: string, number: number, column: string) {

@@ -1,4 +1,5 @@
 import { Context, Duration, Layer, Option, type Redacted } from "effect"
+import type { GlobalBudget, LoopBudget } from "@usine/core/config/BudgetConfig"
 import type { CompiledLoop } from "@usine/core/config/CompiledLoop"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 
@@ -15,6 +16,11 @@ export interface LoopInfo {
   readonly maxCycles?: number | undefined
   /** `cron` and `tz` of a schedule Loop. */
   readonly schedule?: string | undefined
+  /** Token and cost caps per Run and per UTC day. */
+  readonly budget?: LoopBudget | undefined
+  /** Consecutive no-progress Attempts that park an Item; 0 or absent: no brake. */
+  readonly maxNoProgress?: number | undefined
+  readonly maxOpenPullRequests?: number | undefined
 }
 
 export interface BoardColumnSetting {
@@ -36,6 +42,8 @@ export interface BoardSettingsData {
   readonly liveInterval: Duration.Duration
   /** Rows per list on the Runs and Needs you pages. */
   readonly pageSize: number
+  /** The daemon's daily caps over every Loop. */
+  readonly budget?: GlobalBudget | undefined
 }
 
 export const loopInfoOf = (loop: CompiledLoop): LoopInfo => ({
@@ -47,7 +55,9 @@ export const loopInfoOf = (loop: CompiledLoop): LoopInfo => ({
   approval: loop.approval,
   ...(loop.on === "schedule"
     ? { schedule: `${loop.schedule.cron} (${loop.schedule.tz})` }
-    : { maxCycles: loop.maxCycles })
+    : { maxCycles: loop.maxCycles, maxNoProgress: loop.maxNoProgress }),
+  budget: loop.budget,
+  maxOpenPullRequests: loop.maxOpenPullRequests
 })
 
 /** The Board's settings; the app builds them from usine.yaml with `fromConfig`. */
@@ -62,7 +72,8 @@ export class BoardSettings extends Context.Tag("usine/BoardSettings")<BoardSetti
     repositories: config.repositories,
     loops: config.loops.map(loopInfoOf),
     liveInterval: Duration.seconds(1),
-    pageSize: 50
+    pageSize: 50,
+    budget: config.budget
   })
 
   /** Loopback, no token, no columns: a base for tests and tools. */

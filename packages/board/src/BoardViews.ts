@@ -1,15 +1,19 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
+import { budgetDayOf } from "@usine/core/config/BudgetConfig"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { RunId } from "@usine/core/ids/RunId"
 import { Redactor } from "@usine/executor/Redactor"
+import { BrakeStore } from "@usine/store/BrakeStore"
 import { ReadModel } from "@usine/store/ReadModel"
 import type { RunFilter, RunPage } from "@usine/store/ReadModel/runList"
 import { BoardSettings } from "./BoardSettings"
 import { boardView } from "./BoardViews/boardView"
+import { type BrakesView, capStatuses, parkedItem } from "./BoardViews/brakesView"
 import { loopsView } from "./BoardViews/loopsView"
 import { needsYouView } from "./BoardViews/needsYouView"
 import { redactDeep } from "./BoardViews/redactDeep"
 import { runView } from "./BoardViews/runView"
+import { usageDays, usageView } from "./BoardViews/usageView"
 import { PollFailureFeed } from "./PollFailureFeed"
 import { WorkerStatusFeed } from "./WorkerStatusFeed"
 
@@ -35,13 +39,33 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
     const settings = yield* BoardSettings
     const polls = yield* PollFailureFeed
     const workerFeed = yield* WorkerStatusFeed
+    const brakeStore = yield* BrakeStore
     const clean = <A>(value: A): A => redactDeep(redactor.redact, value)
+
+    /** Every configured daily cap with today's figures. */
+    const capsToday = Effect.gen(function* () {
+      const day = budgetDayOf(yield* Clock.currentTimeMillis)
+      const used = yield* brakeStore.usageOfDays(day, day)
+      return capStatuses(day, settings.loops, settings.budget, used, yield* brakeStore.raises(day))
+    })
+
+    const brakes = Effect.gen(function* () {
+      const held = yield* brakeStore.heldRuns(settings.pageSize + 1)
+      return {
+        held: held.slice(0, settings.pageSize),
+        moreHeld: held.length > settings.pageSize,
+        parked: (yield* brakeStore.parked(settings.pageSize)).map(parkedItem),
+        agentHolds: yield* brakeStore.agentHolds(yield* Clock.currentTimeMillis),
+        capsReached: (yield* capsToday).filter((cap) => cap.reached !== undefined)
+      } satisfies BrakesView
+    })
 
     return {
       /** Needs you: approvals, unresolved failures, Asks, poll failures, low rate quotas, Worker alerts. */
       needsYou: Effect.gen(function* () {
         const ledger = yield* model.needsYou(settings.pageSize)
-        return clean(needsYouView(ledger, yield* polls.recent, yield* polls.rateQuotas, yield* workerFeed.workers))
+        const feeds = [yield* polls.recent, yield* polls.rateQuotas, yield* workerFeed.workers] as const
+        return clean(needsYouView(ledger, ...feeds, yield* brakes))
       }).pipe(Effect.withSpan("BoardViews.needsYou")),
 
       /** One page of Runs under the filters, with counts per state. */
@@ -68,7 +92,7 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
       }),
 
       runPulse: model.runPulse,
-      changeMark: model.changeMark,
+      changeMark: Effect.map(Effect.all([model.changeMark, brakeStore.changeMark]), (marks) => marks.join("|")),
 
       /** The kanban Board of the configured repositories. */
       board: Effect.map(model.boardItems(settings.repositories), (items) => clean(boardView(settings.columns, items))).pipe(
@@ -76,9 +100,20 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
       ),
 
       /** Each Loop's trigger, `if:`, counts, pause flag and Asks. */
-      loops: Effect.map(model.loops, (overview) => clean(loopsView(settings.loops, overview))).pipe(
-        Effect.withSpan("BoardViews.loops")
-      ),
+      loops: Effect.gen(function* () {
+        const overview = yield* model.loops
+        const limited = settings.loops.filter((loop) => loop.maxOpenPullRequests !== undefined)
+        const open = yield* Effect.forEach(limited, (loop) =>
+          Effect.map(brakeStore.openPullRequests(loop.name), (pulls) => [loop.name, pulls] as const))
+        return clean(loopsView(settings.loops, overview, { caps: yield* capsToday, openPullRequests: new Map(open) }))
+      }).pipe(Effect.withSpan("BoardViews.loops")),
+
+      /** Tokens and cost per UTC day of the daemon, each Loop and each repository, and today's caps. */
+      usage: Effect.gen(function* () {
+        const days = usageDays(yield* Clock.currentTimeMillis)
+        const rows = yield* brakeStore.usageOfDays(days.at(-1) ?? "", days[0] ?? "")
+        return clean(usageView(days, rows, yield* capsToday))
+      }).pipe(Effect.withSpan("BoardViews.usage")),
 
       /** Each Worker's slots, capabilities and health. */
       workers: Effect.map(workerFeed.workers, (workers) => clean({ workers })).pipe(Effect.withSpan("BoardViews.workers"))

@@ -1,23 +1,50 @@
 import { Clock, Deferred, Duration, Effect, Exit, FiberId, Layer } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import { type AttemptFailure, InfraFailure } from "@usine/core/attempt/failure"
-import { AttemptCanceled, AttemptFailed, type AttemptOutcome, AttemptSucceeded } from "@usine/core/attempt/outcome"
+import {
+  AttemptCanceled,
+  AttemptFailed,
+  type AttemptOutcome,
+  AttemptSucceeded,
+  type StepResult
+} from "@usine/core/attempt/outcome"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { Run } from "@usine/core/run/Run"
-import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
+import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
 import { type AttemptRequest, Executor, SessionGone } from "./Executor"
+
+/** A usage row the session reports `after` its start: a session total, as harnesses report it. */
+export interface UsagePoint {
+  readonly after: Duration.DurationInput
+  readonly usage: Usage
+}
+
+/** What a session reports on the way: usage rows, and for a success, the Step result (default: no commit). */
+export interface ScriptOptions {
+  readonly usage?: ReadonlyArray<UsagePoint>
+  readonly result?: StepResult
+}
 
 /** What a scripted session does: end after a delay (none means at once), or run until canceled. */
 export type Script =
-  | { readonly _tag: "Succeed"; readonly after?: Duration.DurationInput }
-  | { readonly _tag: "Fail"; readonly failure: AttemptFailure; readonly after?: Duration.DurationInput }
-  | { readonly _tag: "Hang" }
+  | { readonly _tag: "Succeed"; readonly after?: Duration.DurationInput; readonly options?: ScriptOptions }
+  | { readonly _tag: "Fail"; readonly failure: AttemptFailure; readonly after?: Duration.DurationInput; readonly options?: ScriptOptions }
+  | { readonly _tag: "Hang"; readonly options?: ScriptOptions }
+
+const timed = (after: Duration.DurationInput | undefined, options: ScriptOptions | undefined) => ({
+  ...(after === undefined ? {} : { after }),
+  ...(options === undefined ? {} : { options })
+})
 
 export const Script = {
-  succeed: (after?: Duration.DurationInput): Script => (after === undefined ? { _tag: "Succeed" } : { _tag: "Succeed", after }),
-  fail: (failure: AttemptFailure, after?: Duration.DurationInput): Script =>
-    after === undefined ? { _tag: "Fail", failure } : { _tag: "Fail", failure, after },
-  hang: { _tag: "Hang" } as Script
+  succeed: (after?: Duration.DurationInput, options?: ScriptOptions): Script => ({ _tag: "Succeed", ...timed(after, options) }),
+  fail: (failure: AttemptFailure, after?: Duration.DurationInput, options?: ScriptOptions): Script => ({
+    _tag: "Fail",
+    failure,
+    ...timed(after, options)
+  }),
+  hang: { _tag: "Hang" } as Script,
+  hangWith: (options: ScriptOptions): Script => ({ _tag: "Hang", options })
 }
 
 interface Session {
@@ -26,6 +53,8 @@ interface Session {
   readonly script: Script
   status: "running" | "ended" | "gone"
   readonly rows: Array<TranscriptEntry>
+  /** Usage points of the script already reported. */
+  usageReported: number
   readonly done: Deferred.Deferred<AttemptOutcome>
 }
 
@@ -134,6 +163,7 @@ export class InMemoryExecutor {
           script: this.scriptFor(request.run, request.attempt),
           status: "running",
           rows: [{ kind: "system", text: `session started on ${request.worker}`, at: now }],
+          usageReported: 0,
           done: Deferred.unsafeMake<AttemptOutcome>(FiberId.none)
         }
         this.sessions.set(id, session)
@@ -142,13 +172,15 @@ export class InMemoryExecutor {
         yield* request.onSession(`memory:${id}`)
       }
       const started = session
-      const flush = Effect.suspend(() => {
+      const flush = Effect.uninterruptible(Effect.suspend(() => {
         const rows = started.rows.slice(emitted)
         emitted = started.rows.length
         return rows.length === 0 ? Effect.void : request.onTranscript(rows)
-      })
+      }))
       yield* flush
-      const outcome = yield* this.awaitOutcome(started, now)
+      const outcome = yield* this.awaitOutcome(started, now, flush).pipe(
+        Effect.raceFirst(this.reportUsage(started, flush).pipe(Effect.zipRight(Effect.never)))
+      )
       if (started.rows.at(-1)?.kind !== "assistant") {
         started.rows.push({ kind: "assistant", text: `ended ${outcome._tag}`, at: yield* Clock.currentTimeMillis })
       }
@@ -157,14 +189,43 @@ export class InMemoryExecutor {
     })
   }
 
-  private awaitOutcome(session: Session, now: number): Effect.Effect<AttemptOutcome> {
+  /**
+   * Reports each usage point of the script when it falls due, while someone follows the session; with `upTo`, at once
+   * every point due by then (a session reports its usage before it ends).
+   */
+  private reportUsage(session: Session, flush: Effect.Effect<void>, upTo?: number): Effect.Effect<void> {
+    const points = session.script.options?.usage ?? []
+    return Effect.gen(function*() {
+      while (session.usageReported < points.length && session.status === "running") {
+        const point = points[session.usageReported]!
+        const dueAt = session.startedAt + Duration.toMillis(point.after)
+        if (upTo !== undefined && dueAt > upTo) return
+        const due = dueAt - (yield* Clock.currentTimeMillis)
+        if (upTo === undefined && due > 0) yield* Effect.sleep(Duration.millis(due))
+        if (session.status !== "running") return
+        const at = yield* Clock.currentTimeMillis
+        if (points[session.usageReported] !== point) continue
+        const { usage } = point
+        const text = `tokens: ${usage.inputTokens} in (${usage.cachedInputTokens} cached), ${usage.outputTokens} out`
+        session.rows.push({ kind: "usage", text, usage, at })
+        session.usageReported++
+        yield* flush
+      }
+    })
+  }
+
+  private awaitOutcome(session: Session, now: number, flush: Effect.Effect<void>): Effect.Effect<AttemptOutcome> {
     const script = session.script
     if (script._tag === "Hang") return Deferred.await(session.done)
     const scripted: AttemptOutcome = script._tag === "Succeed"
-      ? new AttemptSucceeded({ result: { commits: [], summary: "done" } })
+      ? new AttemptSucceeded({ result: script.options?.result ?? { commits: [], summary: "done" } })
       : new AttemptFailed({ failure: script.failure })
-    const remaining = session.startedAt + Duration.toMillis(script.after ?? 0) - now
-    const elapse = Effect.sync(() => this.end(session, scripted)).pipe(Effect.zipRight(Deferred.await(session.done)))
+    const endAt = session.startedAt + Duration.toMillis(script.after ?? 0)
+    const remaining = endAt - now
+    const elapse = this.reportUsage(session, flush, endAt).pipe(
+      Effect.zipRight(Effect.sync(() => this.end(session, scripted))),
+      Effect.zipRight(Deferred.await(session.done))
+    )
     return remaining <= 0
       ? Effect.suspend(() => (session.status === "running" ? elapse : Deferred.await(session.done)))
       : Effect.raceFirst(Deferred.await(session.done), Effect.sleep(Duration.millis(remaining)).pipe(Effect.zipRight(elapse)))

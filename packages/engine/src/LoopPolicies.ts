@@ -1,4 +1,5 @@
 import { Context, Layer, Option } from "effect"
+import type { GlobalBudget, LoopBudget } from "@usine/core/config/BudgetConfig"
 import type { AttemptPolicy } from "./Executor"
 
 /** What the engine needs of one Loop of usine.yaml. */
@@ -12,6 +13,12 @@ export interface LoopPolicy {
   readonly attempt: AttemptPolicy
   /** Worker names the Loop may run on; absent means every Worker. */
   readonly workers: ReadonlyArray<string> | undefined
+  /** Token and cost caps per Run and per UTC day; absent means none. */
+  readonly budget?: LoopBudget | undefined
+  /** Consecutive no-progress Attempts on an Item that park it; absent or 0 means no brake. Schedule Loops have none. */
+  readonly maxNoProgress?: number | undefined
+  /** While this many of the Loop's pull requests are open, its new Runs wait; absent means no limit. */
+  readonly maxOpenPullRequests?: number | undefined
 }
 
 /** A Worker and what it can run. */
@@ -26,6 +33,7 @@ export interface WorkerSpec {
 export interface LoopPoliciesData {
   readonly loops: Readonly<Record<string, LoopPolicy>>
   readonly workers: ReadonlyArray<WorkerSpec>
+  readonly budget?: GlobalBudget | undefined
 }
 
 /** Loop and Worker settings, read by the engine; the app builds them from usine.yaml. */
@@ -38,6 +46,8 @@ export class LoopPolicies extends Context.Tag("usine/LoopPolicies")<
     readonly loops: ReadonlyMap<string, LoopPolicy>
     /** Every configured Worker. */
     readonly workers: ReadonlyArray<WorkerSpec>
+    /** The daemon's daily caps over every Loop; absent means none. */
+    readonly budget?: GlobalBudget | undefined
   }
 >() {
   /** From plain data: tests, and the app once it has parsed its config. */
@@ -46,7 +56,8 @@ export class LoopPolicies extends Context.Tag("usine/LoopPolicies")<
     return Layer.succeed(LoopPolicies, {
       loop: (name) => Option.fromNullable(loops.get(name)),
       loops,
-      workers: data.workers
+      workers: data.workers,
+      budget: data.budget
     })
   }
 }

@@ -1,7 +1,9 @@
 import { Cause, Effect, FiberMap, Option } from "effect"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { Run } from "@usine/core/run/Run"
+import type { BrakeStore } from "@usine/store/BrakeStore"
 import type { ClaimResult, RunStore } from "@usine/store/RunStore"
+import { Bell } from "./Brakes/Bell"
 import type { Executor } from "./Executor"
 import type { LoopPolicies } from "./LoopPolicies"
 import { continueWithNewest } from "./RunDriver/continueWithNewest"
@@ -10,7 +12,7 @@ import { Shutdown } from "./Shutdown"
 import { StepExecutor } from "./StepExecutor"
 import type { TriggerCondition } from "./TriggerCondition"
 
-type DriverServices = RunStore | Executor | StepExecutor | Shutdown | LoopPolicies | TriggerCondition
+type DriverServices = RunStore | BrakeStore | Executor | StepExecutor | Shutdown | LoopPolicies | TriggerCondition
 
 /** Answers of the ledger that mean an operator or another fiber changed the Run first. */
 const RUN_CHANGED: ReadonlySet<string> = new Set(["RunStateConflict", "AttemptNotOpen", "RunNotFound", "StaleRunVersion"])
@@ -22,6 +24,7 @@ const RUN_CHANGED: ReadonlySet<string> = new Set(["RunStateConflict", "AttemptNo
 export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
   scoped: Effect.gen(function*() {
     const fibers = yield* FiberMap.make<RunId>()
+    const bell = new Bell()
     const context = yield* Effect.context<DriverServices>()
 
     const supervise = (runId: RunId, effect: Effect.Effect<void, unknown, DriverServices>) =>
@@ -41,7 +44,7 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
 
     /** Starts the Run's fiber unless one runs. */
     const start = (runId: RunId): Effect.Effect<void> =>
-      FiberMap.run(fibers, runId, supervise(runId, drive(runId, { afterClaim })), { onlyIfMissing: true }).pipe(
+      FiberMap.run(fibers, runId, supervise(runId, drive(runId, { afterClaim }, bell)), { onlyIfMissing: true }).pipe(
         Effect.asVoid
       )
 
@@ -79,6 +82,8 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
       closed,
       /** Runs that have a fiber now. */
       running: Effect.sync((): ReadonlyArray<RunId> => Array.from(fibers, ([runId]) => runId)),
+      /** After an operator lifted a brake: every held Run looks at its brakes again now. */
+      wakeHeld: bell.ring,
       /** Interrupts every fiber: executing Attempts detach and stay live for the next start. */
       interruptAll: FiberMap.clear(fibers)
     } as const

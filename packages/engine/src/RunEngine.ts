@@ -4,11 +4,13 @@ import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
 import { AttemptNotOpen, RunStateConflict } from "@usine/core/run/errors"
+import { BrakeStore } from "@usine/store/BrakeStore"
 import { type Amendment, RunStore } from "@usine/store/RunStore"
 import { Executor } from "./Executor"
 import { LoopPolicies } from "./LoopPolicies"
 import { RunDriver } from "./RunDriver"
 import { LoopNotConfigured, LoopPaused } from "./RunEngine/errors"
+import { type CapTarget, raiseDailyCap } from "./RunEngine/raiseDailyCap"
 import { RECONCILE_INTERVAL, reconcile, recoverWorkspaces } from "./RunEngine/reconcile"
 import { Shutdown } from "./Shutdown"
 
@@ -23,7 +25,8 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
     const policies = yield* LoopPolicies
     const driver = yield* RunDriver
     const shutdown = yield* Shutdown
-    const context = yield* Effect.context<RunStore | Executor | LoopPolicies | RunDriver>()
+    const brakes = yield* BrakeStore
+    const context = yield* Effect.context<RunStore | BrakeStore | Executor | LoopPolicies | RunDriver>()
 
     const refusePaused = (loop: string) =>
       Effect.flatMap(store.pausedLoops, (paused) => (paused.has(loop) ? new LoopPaused({ loop }) : Effect.void))
@@ -84,11 +87,24 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
     const pause = Effect.fn("RunEngine.pause")((loop: string) => store.setPaused(loop, true))
     const unpause = Effect.fn("RunEngine.unpause")((loop: string) => store.setPaused(loop, false))
 
-    /** Answers the Item's cycle-budget Ask: a new generation for it. */
     /** Answers the Item's cycle-budget Ask; with `askId`, a repeat for an Ask already answered changes nothing. */
     const resetCycleBudget = Effect.fn("RunEngine.resetCycleBudget")((itemKey: ItemKey, askId?: string) =>
       store.resetCycleBudget(itemKey, askId === undefined ? undefined : { askId })
     )
+
+    /** Sets today's daily cap of a Loop (or of the daemon, without a Loop) above usine.yaml's; held Runs look again. */
+    const raiseCap = Effect.fn("RunEngine.raiseCap")(function*(loop: string | undefined, to: CapTarget) {
+      const raised = yield* raiseDailyCap(loop, to).pipe(Effect.provide(context))
+      yield* driver.wakeHeld
+      return raised
+    })
+
+    /** Ends the no-progress park of a Loop and Item: its held Run starts; a repeat changes nothing. */
+    const clearNoProgress = Effect.fn("RunEngine.clearNoProgress")(function*(loop: string, itemKey: ItemKey) {
+      const cleared = yield* brakes.clearPark(loop, itemKey)
+      if (cleared) yield* driver.wakeHeld
+      return { loop, itemKey, cleared }
+    })
 
     /** Sends an operator message to the live session of the Run's latest Attempt, which must be the one addressed. */
     const intervene = Effect.fn("RunEngine.intervene")(function*(runId: RunId, attemptId: AttemptId, message: string) {
@@ -143,6 +159,8 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
       pause,
       unpause,
       resetCycleBudget,
+      raiseCap,
+      clearNoProgress,
       intervene,
       /** Restarts missing fibers and expires overdue approvals; also runs on its own every three minutes. */
       reconcile: reconcileNow,

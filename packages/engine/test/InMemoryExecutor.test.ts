@@ -114,4 +114,29 @@ describe("InMemoryExecutor", () => {
       assert.deepStrictEqual(memory.interventions, [{ attemptId: attempt(1).id, message: "try the other test" }])
       assert.deepStrictEqual(rows.map((r) => r.kind), ["system", "operator", "assistant"])
     }))
+
+  it.effect("reports scripted usage rows when due, before the end, once across a reattach, and the scripted result", () =>
+    Effect.gen(function*() {
+      const memory = yield* InMemoryExecutor.make
+      const usage = (n: number) => ({ inputTokens: n, outputTokens: 1, cachedInputTokens: 0 })
+      memory.script(run.id, Script.succeed("10 minutes", {
+        usage: [{ after: "1 minute", usage: usage(100) }, { after: "3 minutes", usage: usage(300) }, { after: "10 minutes", usage: usage(1000) }],
+        result: { commits: ["abc"], pullRequestNumber: 7 }
+      }))
+      const rows: Array<TranscriptEntry> = []
+      const first = yield* Effect.fork(memory.executor.execute(request(1, false, rows)))
+      yield* TestClock.adjust("1 minute")
+      yield* settle
+      assert.deepStrictEqual(rows.map((r) => r.usage?.inputTokens), [undefined, 100], "the first row, at its time")
+      yield* Fiber.interrupt(first)
+      yield* TestClock.adjust("5 minutes")
+      const second = yield* Effect.fork(memory.executor.execute(request(1, true, rows, rows.length)))
+      yield* settle
+      assert.deepStrictEqual(rows.map((r) => r.usage?.inputTokens), [undefined, 100, 300], "due while detached: at reattach")
+      yield* TestClock.adjust("4 minutes")
+      const outcome = yield* Fiber.join(second)
+      assert.deepStrictEqual(outcome._tag === "Succeeded" && outcome.result, { commits: ["abc"], pullRequestNumber: 7 })
+      assert.deepStrictEqual(rows.map((r) => r.kind), ["system", "usage", "usage", "usage", "assistant"])
+      assert.strictEqual(rows[3]?.usage?.inputTokens, 1000, "a row due at the end comes before the end")
+    }))
 })

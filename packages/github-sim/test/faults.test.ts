@@ -78,4 +78,41 @@ describe("faults", () => {
       assert.strictEqual((yield* call(() => octokit.rest.issues.get(get))).status, 200)
     }).pipe(Effect.provide(GitHubSim.layer()))
   )
+
+  it.live("cuts a page's body short, keeping its status and headers", () =>
+    Effect.gen(function* () {
+      const { control, octokit, sim } = yield* setup
+      const list = () => fetch(`${sim.url}/repos/acme/widgets/issues`, { headers: { authorization: "token tok-alice" } })
+      const whole = yield* Effect.promise(async () => (await list()).text())
+      yield* control.setFault({ method: "GET", path: "/repos/*/*/issues", truncate: true, times: 1 })
+      const cut = yield* Effect.promise(list)
+      const text = yield* Effect.promise(() => cut.text())
+      assert.strictEqual(cut.status, 200)
+      assert.isNotNull(cut.headers.get("etag"))
+      assert.strictEqual(text, whole.slice(0, Math.floor(Buffer.byteLength(whole) / 2)))
+      assert.throws(() => JSON.parse(text))
+      assert.strictEqual((yield* call(() => octokit.rest.issues.listForRepo({ owner: "acme", repo: "widgets" }))).data.length, 1)
+    }).pipe(Effect.provide(GitHubSim.layer()))
+  )
+
+  it.live("answers late after doing the work: a client that gives up still finds the change made; the log has both times", () =>
+    Effect.gen(function* () {
+      const { control, octokit } = yield* setup
+      yield* control.setFault({ method: "POST", path: "/repos/*/*/issues", delayAfterMs: 400, times: 1 })
+      const started = Date.now()
+      const gaveUp = yield* failure(() =>
+        octokit.rest.issues.create({ owner: "acme", repo: "widgets", title: "two", request: { signal: AbortSignal.timeout(150) } })
+      )
+      assert.notStrictEqual(gaveUp.status, 201)
+      assert.isBelow(Date.now() - started, 390)
+      const titles = (yield* call(() => octokit.rest.issues.listForRepo({ owner: "acme", repo: "widgets" }))).data.map((i) => i.title)
+      assert.deepStrictEqual(titles.sort(), ["one", "two"])
+      yield* Effect.sleep("400 millis")
+      const post = (yield* control.requestLog()).find((entry) => entry.method === "POST")
+      assert.isDefined(post)
+      assert.isAtLeast(post!.receivedAtMs, started - 5, "logged with the time it arrived")
+      assert.isBelow(post!.receivedAtMs, started + 150)
+      assert.isAtLeast(Date.parse(post!.at), Math.floor((post!.receivedAtMs + 400) / 1000) * 1000, "and the time it was answered")
+    }).pipe(Effect.provide(GitHubSim.layer()))
+  )
 })

@@ -3,6 +3,8 @@ import type { ItemLoop } from "@usine/core/config/CompiledLoop"
 import { evaluateIf } from "@usine/core/config/evaluateIf"
 import { TriggerCondition, TriggerConditionUnavailable } from "@usine/engine/TriggerCondition"
 import type { QueuedEvent } from "@usine/store/RunStore"
+import type { GitHubClient } from "./GitHubClient"
+import { ItemTrust } from "./ItemTrust"
 import { ObserveItem } from "./ObserveItem"
 import { TriggerConfig } from "./TriggerConfig"
 
@@ -13,14 +15,19 @@ class LoopNotItemLoop {
 
 /**
  * The engine's re-check before a queued Event opens its Run: the Item is read again through the poll's observe
- * path and the Loop's `if:` evaluated on it. A schedule Tick has nothing to read again and always holds; an Item
- * that no longer exists does not.
+ * path and the Loop's `if:` evaluated on it as the poll would (sanitized, untrusted comments left out). A schedule
+ * Tick has nothing to read again and always holds; an Item that no longer exists does not.
  */
-export const GitHubTriggerCondition: Layer.Layer<TriggerCondition, never, ObserveItem | TriggerConfig> = Layer.effect(
+export const GitHubTriggerCondition: Layer.Layer<
+  TriggerCondition,
+  never,
+  ObserveItem | TriggerConfig | GitHubClient
+> = Layer.effect(
   TriggerCondition,
   Effect.gen(function* () {
     const observer = yield* ObserveItem
     const settings = yield* TriggerConfig
+    const trust = yield* ItemTrust
 
     const check = (event: QueuedEvent) =>
       Effect.gen(function* () {
@@ -31,7 +38,8 @@ export const GitHubTriggerCondition: Layer.Layer<TriggerCondition, never, Observ
         const kind = loop.on === "issues" ? "issue" : "pull_request"
         const item = yield* observer.observe(submission.repository, submission.number, kind)
         if (Option.isNone(item)) return false
-        return yield* evaluateIf(loop, { item: item.value.fields, repository: submission.repository })
+        const assessed = yield* trust.assess(item.value)
+        return yield* evaluateIf(loop, { item: yield* assessed.context(loop), repository: submission.repository })
       })
 
     return {
@@ -42,4 +50,4 @@ export const GitHubTriggerCondition: Layer.Layer<TriggerCondition, never, Observ
         )
     }
   })
-)
+).pipe(Layer.provide(ItemTrust.Default))

@@ -3,6 +3,7 @@ import type { ItemLoop } from "@usine/core/config/CompiledLoop"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { ItemStore, type PollCursor } from "@usine/store/ItemStore"
 import { EvaluateItem, type LoopVerdict } from "./EvaluateItem"
+import { ItemTrust } from "./ItemTrust"
 import { GitHubClient } from "./GitHubClient"
 import { GitHubRateLimited } from "./GitHubError"
 import { type ItemKind, type ItemNode, kindOfNode } from "./ItemFields"
@@ -60,6 +61,7 @@ export class RepositoryPoll extends Effect.Service<RepositoryPoll>()("usine/Repo
     const observer = yield* ObserveItem
     const evaluator = yield* EvaluateItem
     const failures = yield* PollFailures
+    const trust = yield* ItemTrust
 
     const activeLoops = (repository: string) =>
       Effect.map(control.pausedLoops, (paused) => activeItemLoops(settings, repository, paused))
@@ -104,6 +106,7 @@ export class RepositoryPoll extends Effect.Service<RepositoryPoll>()("usine/Repo
      */
     const poll = Effect.fn("RepositoryPoll.poll")(function* (repository: string) {
       const loops = yield* activeLoops(repository)
+      yield* trust.newCycle(repository)
       const signature = loopSignatureOf(loops)
       const resets = yield* control.takeResetPending(repository)
       // The flag is consumed here, so the cursor goes at once: a failed poll must not forget the reset.
@@ -161,5 +164,5 @@ export class RepositoryPoll extends Effect.Service<RepositoryPoll>()("usine/Repo
 
     return { poll, refresh }
   }),
-  dependencies: [LabelSync.Default, ObserveItem.Default, EvaluateItem.Default, PollFailures.Default]
+  dependencies: [LabelSync.Default, ObserveItem.Default, EvaluateItem.Default, ItemTrust.Default, PollFailures.Default]
 }) {}

@@ -87,7 +87,12 @@ describe("PollingTriggers", () => {
         yield* settle
       }
       assert.strictEqual((yield* Effect.flatMap(Submitted, (s) => s.get)).length, 1)
-      assert.deepStrictEqual(yield* requestLines, ["POST /graphql 200"], "no listing: the cursor is not involved")
+      // No listing: the cursor is not involved. The author's permission and the label's events are trigger trust.
+      assert.deepStrictEqual(yield* requestLines, [
+        "POST /graphql 200",
+        "GET /repos/acme/widgets/collaborators/acme/permission 200",
+        "GET /repos/acme/widgets/issues/1/events 200"
+      ])
     }).pipe(Effect.provide(world))
   )
 })

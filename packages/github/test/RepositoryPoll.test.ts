@@ -44,7 +44,7 @@ const eventIds = (report: RepositoryPollReport) =>
   report.items.flatMap((item) => item.verdicts.flatMap((v) => (v._tag === "Submitted" ? [v.submission.eventId] : [])))
 
 describe("RepositoryPoll against the emulator", () => {
-  it.live("an idle cycle on an unchanged repository costs one 304 plus the open pull request's refresh", () =>
+  it.live("an idle cycle on an unchanged repository costs the open pull request's refresh and uncharged 304s", () =>
     Effect.gen(function* () {
       const control = yield* sim
       yield* control.createIssue({ repo: REPOSITORY, title: "Fix the widget", labels: ["ready-for-agent"] })
@@ -56,10 +56,16 @@ describe("RepositoryPoll against the emulator", () => {
       yield* clearRequestLog
       const idle = yield* poll
       assert.isTrue(idle.notModified)
-      assert.deepStrictEqual(yield* requestLines, ["GET /repos/acme/widgets/issues 304 conditional", "POST /graphql 200"])
+      // The pull request's author is asked about again each cycle, with the ETag of the last answer.
+      assert.deepStrictEqual(yield* requestLines, [
+        "GET /repos/acme/widgets/issues 304 conditional",
+        "POST /graphql 200",
+        "GET /repos/acme/widgets/collaborators/acme/permission 304 conditional"
+      ])
       assert.deepStrictEqual(idle.cursor.openPullRequests, [2])
       const log = yield* control.requestLog()
       assert.isFalse(log[0]!.counted, "a 304 is not charged to the rate limit")
+      assert.isFalse(log[2]!.counted)
     }).pipe(Effect.provide(world(settingsOf(LOOPS))), Effect.orDie)
   )
 

@@ -7,11 +7,15 @@ import { Effect, Layer } from "effect"
 import { type LedgerLock, type LedgerLocked, layer as ledgerLockLayer } from "./LedgerLock"
 import ledger0001 from "./migrations/0001_ledger"
 import readModelIndexes0002 from "./migrations/0002_read_model_indexes"
+import triggerRefusals0003 from "./migrations/0003_trigger_refusals"
+import budgets0004 from "./migrations/0004_budgets"
 
 /** Numbered migrations; never edit one that has shipped, add the next number. */
 export const migrations = Migrator.fromRecord({
   "0001_ledger": ledger0001,
-  "0002_read_model_indexes": readModelIndexes0002
+  "0002_read_model_indexes": readModelIndexes0002,
+  "0003_trigger_refusals": triggerRefusals0003,
+  "0004_budgets": budgets0004
 })
 
 /** How long a statement waits for another connection's write lock before failing. */

@@ -26,19 +26,26 @@ describe("Sql", () => {
       const tables = yield* sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'
           AND name LIKE 'usine_%' ORDER BY name`
       assert.deepStrictEqual(tables.map((t) => t.name), [
+        "usine_agent_holds",
         "usine_approvals",
+        "usine_attempt_usage",
         "usine_attempts",
+        "usine_cap_raises",
         "usine_cycle_resets",
         "usine_events",
         "usine_ignored_events",
         "usine_item_cycle_budgets",
+        "usine_item_progress",
         "usine_item_projections",
+        "usine_loop_pull_requests",
         "usine_loop_runtime",
         "usine_migrations",
         "usine_poll_cursors",
+        "usine_run_holds",
         "usine_runs",
         "usine_transcript_rows",
-        "usine_transitions"
+        "usine_transitions",
+        "usine_usage_days"
       ])
     }))
 

@@ -9,7 +9,9 @@ import { ProblemPage } from "../pages/ProblemPage"
 import type { BoardEnv } from "./BoardEnv"
 import {
   EditAndRetryForm,
+  ClearParkForm,
   InterveneForm,
+  RaiseCapForm,
   LoopParams,
   MoveForm,
   parseInput,
@@ -94,6 +96,20 @@ export const actionRoutes = (app: Hono<BoardEnv>, deps: ActionDeps) => {
     z.object({}),
     ResetForm,
     (_, { askId, itemKey }) => actions.resetCycleBudget(ItemKey(itemKey), askId),
+    () => "/"
+  )
+  action(
+    "/budgets/raise",
+    z.object({}),
+    RaiseCapForm,
+    (_, { costUsd, loop, tokens }) => actions.raiseCap(loop, { tokens, costUsd }),
+    () => "/"
+  )
+  action(
+    "/brakes/clear-no-progress",
+    z.object({}),
+    ClearParkForm,
+    (_, { itemKey, loop }) => actions.clearNoProgress(loop, ItemKey(itemKey)),
     () => "/"
   )
   action(

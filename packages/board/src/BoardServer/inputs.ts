@@ -43,18 +43,22 @@ export const InterveneForm = z.object({
   back
 })
 export const LoopParams = z.object({ loop: name })
-export const ResetForm = z.object({
-  itemKey: z.string().min(1).refine((key) => {
-    try {
-      const value: unknown = JSON.parse(key)
-      return Array.isArray(value) && value[0] === "github" && typeof value[1] === "string"
-    } catch {
-      return false
-    }
-  }, "expected an item key"),
-  askId: optionalText,
-  back
-})
+const itemKey = z.string().min(1).refine((key) => {
+  try {
+    const value: unknown = JSON.parse(key)
+    return Array.isArray(value) && value[0] === "github" && typeof value[1] === "string"
+  } catch {
+    return false
+  }
+}, "expected an item key")
+export const ResetForm = z.object({ itemKey, askId: optionalText, back })
+const optionalAmount = z.union([z.string(), z.number()]).optional()
+  .transform((v) => (v === undefined || v === "" ? undefined : Number(v)))
+  .pipe(z.number().positive().optional())
+/** Today's cap of a Loop, or of the daemon without `loop`: tokens, dollars, or both. */
+export const RaiseCapForm = z.object({ loop: optionalText.pipe(name.optional()), tokens: optionalInt(1), costUsd: optionalAmount, back })
+  .refine((form) => form.tokens !== undefined || form.costUsd !== undefined, { message: "give tokens or costUsd", path: ["tokens"] })
+export const ClearParkForm = z.object({ loop: name, itemKey, back })
 export const MoveForm = z.object({
   repository: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/, "expected owner/name"),
   number: optionalInt(1).pipe(z.number()),

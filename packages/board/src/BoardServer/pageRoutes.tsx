@@ -10,6 +10,7 @@ import { NeedsYouPage } from "../pages/NeedsYouPage"
 import { ProblemPage } from "../pages/ProblemPage"
 import { RunPage } from "../pages/RunPage"
 import { RunsPage } from "../pages/RunsPage"
+import { UsagePage } from "../pages/UsagePage"
 import { WorkersPage } from "../pages/WorkersPage"
 import type { BoardEnv } from "./BoardEnv"
 import { parseInput, RunPageQuery, RunParams, RunsQuerySchema } from "./inputs"
@@ -84,6 +85,12 @@ export const pageRoutes = (app: Hono<BoardEnv>, deps: PageDeps) => {
     () => ({ title: "Loops", current: "/loops", live: "page" }),
     () => deps.views.loops,
     (view, csrf) => <LoopsPage view={view} csrf={csrf} />
+  )
+  twin(
+    { page: "/usage", api: "/api/usage" },
+    () => ({ title: "Usage", current: "/usage", live: "page" }),
+    () => deps.views.usage,
+    (view) => <UsagePage view={view} />
   )
   twin(
     { page: "/workers", api: "/api/workers" },

@@ -12,6 +12,8 @@ const STATUS: Readonly<Record<string, ContentfulStatusCode>> = {
   RunNotFound: 404,
   ItemNotOnBoard: 404,
   LoopNotConfigured: 404,
+  DailyCapNotSet: 409,
+  CapRaiseTooLow: 400,
   InvalidInput: 400,
   UnknownColumn: 400,
   BoardMoveFailed: 502

@@ -5,6 +5,7 @@ export const NAV: ReadonlyArray<readonly [path: string, label: string]> = [
   ["/runs", "Runs"],
   ["/board", "Board"],
   ["/loops", "Loops"],
+  ["/usage", "Usage"],
   ["/workers", "Workers"]
 ]
 

@@ -3,10 +3,16 @@ import { RUN_STATE_TAGS } from "@usine/store/ReadModel/RunSummary"
 import type { LoopsView } from "../BoardViews/loopsView"
 import { ActionButton } from "./ActionButton"
 import { itemName } from "./format"
+import { LoopBrakes } from "./LoopBrakes"
+import { RaiseCapForm } from "./RaiseCapForm"
+import { capText } from "./usageText"
 
 /** Each Loop: trigger, `if:`, Runs per state, pause, and the cycle-budget Asks it raised. */
 export const LoopsPage: FC<{ view: LoopsView; csrf: string }> = ({ csrf, view }) => (
   <>
+    {view.globalCap === undefined ? null : (
+      <p data-testid="global-cap">{`Daemon daily cap: ${capText(view.globalCap)}. `}<RaiseCapForm cap={view.globalCap} csrf={csrf} back="/loops" /></p>
+    )}
     {view.loops.length === 0 ? <p class="empty">No Loop is configured.</p> : null}
     {view.loops.map((loop) => (
       <section class="card" data-testid="loop" data-loop={loop.name} data-paused={loop.paused ? "yes" : "no"}>
@@ -20,6 +26,8 @@ export const LoopsPage: FC<{ view: LoopsView; csrf: string }> = ({ csrf, view })
             {loop.info.maxCycles === undefined ? null : <><dt>Cycle budget</dt><dd>{`${loop.info.maxCycles} Runs per Item`}</dd></>}
           </dl>
         )}
+        <LoopBrakes loop={loop} />
+        {loop.cap === undefined ? null : <RaiseCapForm cap={loop.cap} csrf={csrf} back="/loops" />}
         <ul class="counts">
           {RUN_STATE_TAGS.map((tag) => (
             <li>{tag} <a href={`/runs?loop=${encodeURIComponent(loop.name)}&state=${tag}`} data-testid={`loop-count-${tag}`}>{String(loop.counts[tag])}</a></li>

@@ -1,6 +1,7 @@
 import type { FC } from "hono/jsx"
 import type { NeedsYouView } from "../BoardViews/needsYouView"
 import { ActionButton } from "./ActionButton"
+import { BrakesSections } from "./BrakesSections"
 import { itemName, runPath, Time } from "./format"
 import { TranscriptLines } from "./TranscriptLines"
 
@@ -57,6 +58,8 @@ export const NeedsYouPage: FC<{ view: NeedsYouView; csrf: string }> = ({ csrf, v
         </article>
       ))}
     </section>
+
+    <BrakesSections view={view.brakes} csrf={csrf} />
 
     <section data-testid="poll-failures">
       <h2>Poll and prompt failures</h2>

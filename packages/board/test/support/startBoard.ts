@@ -17,6 +17,8 @@ import { ItemStore } from "@usine/store/ItemStore"
 import * as ReadModel from "@usine/store/ReadModel"
 import { RunStore } from "@usine/store/RunStore"
 import * as Sql from "@usine/store/Sql"
+import { BrakeStore } from "@usine/store/BrakeStore"
+import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import { BoardMoves } from "@usine/board/BoardMoves"
@@ -62,6 +64,8 @@ export interface BoardOptions {
   readonly workers?: ReadonlyArray<WorkerStatus>
   readonly pollFailures?: ReadonlyArray<PollFailureView>
   readonly rateQuotas?: ReadonlyArray<RateQuotaView>
+  /** Budget and brake settings of the `build` Loop's policy. */
+  readonly build?: Pick<LoopPolicy, "budget" | "maxNoProgress" | "maxOpenPullRequests">
 }
 
 const tempLedger = Effect.acquireRelease(
@@ -78,13 +82,16 @@ export const boardLayer = (options: BoardOptions = {}) =>
     const file = yield* tempLedger
     const memory = yield* InMemoryExecutor.make
     const moves: Array<Move> = []
-    const stores = Layer.mergeAll(SqlRunStore.layer, SqlItemStore.layer, ReadModel.layer).pipe(Layer.provideMerge(Sql.layer(file)))
+    const stores = Layer.mergeAll(SqlRunStore.layer, SqlItemStore.layer, SqlBrakeStore.layer, ReadModel.layer).pipe(
+      Layer.provideMerge(Sql.layer(file))
+    )
     const engine = RunEngine.Default.pipe(
       Layer.provideMerge(Layer.mergeAll(
         memory.layer,
         LoopPolicies.layer({
-          loops: { build: policy(false), gated: policy(true) },
-          workers: [{ name: "w1", maxConcurrentAttempts: 4, agents: ["codex", "claude"] }]
+          loops: { build: { ...policy(false), ...options.build }, gated: policy(true) },
+          workers: [{ name: "w1", maxConcurrentAttempts: 4, agents: ["codex", "claude"] }],
+          budget: options.settings?.budget
         }),
         TriggerCondition.layerAlways
       ))
@@ -131,6 +138,7 @@ export const startBoard = (options: BoardOptions = {}) =>
       engine: Context.get(context, RunEngine),
       store: Context.get(context, RunStore),
       items: Context.get(context, ItemStore),
+      brakes: Context.get(context, BrakeStore),
       client: (host?: string) => new BoardClient(server.port, host)
     }
   })

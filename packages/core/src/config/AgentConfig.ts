@@ -61,12 +61,55 @@ const AgentEnvSchema = Schema.transform(
   }
 )
 
+const HttpUrl = Schema.String.pipe(
+  Schema.filter((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), {
+    description: "an http(s) URL with its API version, like `http://127.0.0.1:8080/v1`"
+  })
+)
+
+/**
+ * An OpenAI-compatible model endpoint a CLI uses instead of its own provider (a local model server, the scripted
+ * model of the tests and the demo). The key stays in the daemon's environment under `api_key_env`; the CLI is
+ * handed it at each Attempt and its config file names a variable, never the key.
+ */
+export const ModelProviderConfig = Schema.Struct({
+  baseUrl: Schema.propertySignature(HttpUrl).pipe(Schema.fromKey("base_url")),
+  apiKeyEnv: Schema.optional(EnvName).pipe(Schema.fromKey("api_key_env")),
+  model: NonEmptyString
+})
+export type ModelProviderConfig = typeof ModelProviderConfig.Type
+
+/** The harnesses that can be pointed at a `provider`: both speak OpenAI's wire formats. */
+export const PROVIDER_HARNESSES: ReadonlyArray<Harness> = ["codex", "pi"]
+
 /** One coding-agent CLI usine can start, and what it is allowed to see. */
 export const AgentConfig = Schema.Struct({
   harness: Harness,
   model: Schema.optional(NonEmptyString),
   /** The `command` harness's command line, or another binary for a known CLI. */
   command: Schema.optional(CommandLine),
-  env: Schema.optionalWith(AgentEnvSchema, { default: () => ({ inherit: [], values: {} }) })
-})
+  env: Schema.optionalWith(AgentEnvSchema, { default: () => ({ inherit: [], values: {} }) }),
+  /** A model endpoint that replaces the CLI's own provider (`codex` and `pi` only). */
+  provider: Schema.optional(ModelProviderConfig)
+}).pipe(
+  Schema.filter((agent) =>
+    agent.provider === undefined || PROVIDER_HARNESSES.includes(agent.harness)
+      ? undefined
+      : { path: ["provider"], message: `\`provider\` applies only to the ${PROVIDER_HARNESSES.join(" and ")} harnesses, not \`${agent.harness}\`` }
+  )
+)
 export type AgentConfig = typeof AgentConfig.Type
+
+/**
+ * The endpoint an Agent's CLI is pointed at for one Attempt, its key read from the daemon's environment now (so a
+ * rotated key is used from the next Attempt on); `undefined` when the Agent uses the CLI's own provider.
+ */
+export const modelProviderOf = (
+  agent: AgentConfig,
+  env: Readonly<Record<string, string | undefined>>
+): { readonly baseUrl: string; readonly apiKey?: string; readonly model: string } | undefined => {
+  const provider = agent.provider
+  if (provider === undefined) return undefined
+  const apiKey = provider.apiKeyEnv === undefined ? undefined : env[provider.apiKeyEnv]
+  return { baseUrl: provider.baseUrl, model: provider.model, ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }) }
+}

@@ -1,5 +1,7 @@
+import type { LoopBudget } from "./BudgetConfig"
 import type { CelExpression } from "./CelExpression"
 import { type CronSchedule, makeCronSchedule } from "./CronSchedule"
+import type { TrustPolicy } from "../trust/TrustPolicy"
 import type { LiquidTemplate } from "./LiquidTemplate"
 import type { LoopConfig } from "./LoopConfig"
 import { selectRepositories } from "./matchRepository"
@@ -24,12 +26,18 @@ interface LoopCommon {
   readonly approvalTimeoutMinutes: number | undefined
   /** The Workers that may run this Loop's Attempts: those listed, or every Worker that can run its Agent. */
   readonly workers: ReadonlyArray<string>
+  readonly budget: LoopBudget
+  readonly maxOpenPullRequests: number | undefined
 }
 
 /** An issue or pull request Loop: it acts on Items, at most `maxCycles` Runs per Item between resets. */
 export interface ItemLoop extends LoopCommon {
   readonly on: "issues" | "pull_requests"
   readonly maxCycles: number
+  /** Consecutive no-progress Attempts on an Item that park it; 0 means never. */
+  readonly maxNoProgress: number
+  /** Who may trigger it, and whose comments its `if:` and prompt see. */
+  readonly trust: TrustPolicy
 }
 
 /** A schedule Loop: it acts on Ticks and has no cycle budget. */
@@ -69,9 +77,17 @@ export const compileLoop = (
     maxChangedFiles: loop.maxChangedFiles,
     stallMinutes: loop.stallMinutes,
     approvalTimeoutMinutes: loop.approvalTimeout,
-    workers: loop.workers ?? workersFor(loop.agent, context.workers)
+    workers: loop.workers ?? workersFor(loop.agent, context.workers),
+    budget: loop.budget,
+    maxOpenPullRequests: loop.maxOpenPullRequests
   }
   return loop.on === "schedule"
     ? { ...common, on: "schedule", schedule: makeCronSchedule(loop.cron ?? "", loop.tz ?? "UTC") }
-    : { ...common, on: loop.on, maxCycles: loop.maxCycles ?? defaultMaxCycles }
+    : {
+        ...common,
+        on: loop.on,
+        maxCycles: loop.maxCycles ?? defaultMaxCycles,
+        maxNoProgress: loop.maxNoProgress,
+        trust: { mode: loop.trust, trustedAuthors: loop.trustedAuthors }
+      }
 }

@@ -1,5 +1,6 @@
 import { Either, ParseResult, Schema } from "effect"
 import { Liquid, type Template } from "liquidjs"
+import { untrustedBlock } from "../trust/untrustedBlock"
 import { triggerVariables } from "./TriggerContext"
 
 /** A Loop's `prompt:`, parsed once, at load. */
@@ -14,6 +15,8 @@ export class LiquidTemplate {
 export const liquid = new Liquid({ strictVariables: true, strictFilters: true })
 // Templates come from usine.yaml alone; tags that read other files would make rendering do I/O.
 for (const tag of ["include", "render", "layout"]) delete liquid.tags[tag]
+/** `{{ item.body | untrusted: "issue body" }}`: the text in an `<untrusted-data>` block (ADR 0033). */
+liquid.registerFilter("untrusted", untrustedBlock)
 
 const describeError = (error: unknown): string => {
   const message = error instanceof Error ? error.message : String(error)

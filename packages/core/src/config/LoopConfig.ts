@@ -2,7 +2,9 @@ import { Either, Schema } from "effect"
 import { CelExpressionFromString, compileCel } from "./CelExpression"
 import { Name, NonEmptyString, NonNegativeInt, PositiveInt, RepositoryPattern } from "./ConfigScalars"
 import { CronPatternString, TimeZone } from "./CronSchedule"
+import { GitHubLogin, TrustMode } from "../trust/TrustPolicy"
 import { LiquidTemplateFromString } from "./LiquidTemplate"
+import { defaultMaxNoProgress, LoopBudget } from "./BudgetConfig"
 
 export const LoopTrigger = Schema.Literal("issues", "pull_requests", "schedule")
 export type LoopTrigger = typeof LoopTrigger.Type
@@ -36,6 +38,20 @@ export const LoopConfig = Schema.Struct({
   /** Minutes a Run may wait for approval. */
   approvalTimeout: Schema.optional(PositiveInt).pipe(Schema.fromKey("approval_timeout")),
   /** The Workers this Loop may use; absent means every Worker that can run its Agent. */
-  workers: Schema.optional(Schema.Array(Name))
+  workers: Schema.optional(Schema.Array(Name)),
+  /** Token and cost caps per Run and per day. */
+  budget: Schema.optionalWith(LoopBudget, { default: () => ({}) }),
+  /** Consecutive no-progress Attempts on an Item that park it on Needs you; 0 turns the brake off. */
+  maxNoProgress: Schema.optionalWith(NonNegativeInt, { default: () => defaultMaxNoProgress }).pipe(
+    Schema.fromKey("max_no_progress")
+  ),
+  /** While this many of the Loop's pull requests are open, it starts no new Run. */
+  maxOpenPullRequests: Schema.optional(PositiveInt).pipe(Schema.fromKey("max_open_pull_requests")),
+  /** Who may trigger an issue or pull request Loop (ADR 0032); `anyone` is warned about at startup. */
+  trust: Schema.optionalWith(TrustMode, { default: () => "collaborators" as const }),
+  /** Logins trusted whatever their access, bots included (`renovate[bot]`). */
+  trustedAuthors: Schema.optionalWith(Schema.Array(GitHubLogin), { default: () => [] }).pipe(
+    Schema.fromKey("trusted_authors")
+  )
 })
 export type LoopConfig = typeof LoopConfig.Type

@@ -1,6 +1,7 @@
 import { Duration, Schema } from "effect"
 import { AgentConfig } from "./AgentConfig"
 import { BoardConfig } from "./BoardConfig"
+import { GlobalBudget } from "./BudgetConfig"
 import type { CompiledLoop } from "./CompiledLoop"
 import { Interval, Name, NonEmptyString, RepositoryName } from "./ConfigScalars"
 import { GitHubConfig } from "./GitHubConfig"
@@ -28,7 +29,9 @@ export const UsineConfigFile = Schema.Struct({
   workers: Schema.optionalWith(Schema.Record({ key: Name, value: WorkerConfig }), {
     default: () => ({ local: Schema.decodeSync(WorkerConfig)({}) })
   }),
-  loops: Schema.optionalWith(Schema.Array(LoopConfig), { default: () => [] })
+  loops: Schema.optionalWith(Schema.Array(LoopConfig), { default: () => [] }),
+  /** Daily caps over every Loop together. */
+  budget: Schema.optionalWith(GlobalBudget, { default: () => ({}) })
 })
 export type UsineConfigFile = typeof UsineConfigFile.Type
 

@@ -12,6 +12,12 @@ export const checkCombinations = (raw: Raw): ReadonlyArray<ConfigIssue> => {
       if (has(loop, "max_cycles")) {
         issues.push(issueAt(at("max_cycles"), "schedule Loops have no cycle budget; remove `max_cycles`"))
       }
+      for (const key of ["trust", "trusted_authors"]) {
+        if (has(loop, key)) issues.push(issueAt(at(key), `a schedule Loop has no author to trust; remove \`${key}\``))
+      }
+      if (has(loop, "max_no_progress")) {
+        issues.push(issueAt(at("max_no_progress"), "schedule Loops have no no-progress brake; remove `max_no_progress`"))
+      }
     } else if (on !== undefined) {
       for (const key of ["cron", "tz"]) {
         if (has(loop, key)) issues.push(issueAt(at(key), `\`${key}\` applies only to \`on: schedule\` Loops, not \`on: ${on}\``))

@@ -4,6 +4,10 @@ import { AgentFailure, RunawayFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed, type AttemptOutcome } from "@usine/core/attempt/outcome"
 import type { Run } from "@usine/core/run/Run"
 import { RunStore } from "@usine/store/RunStore"
+import { afterAttempt } from "../Brakes/afterAttempt"
+import { awaitAdmission } from "../Brakes/awaitAdmission"
+import type { Bell } from "../Brakes/Bell"
+import { makeUsageMeter } from "../Brakes/usageMeter"
 import { Executor } from "../Executor"
 import type { LoopPolicy } from "../LoopPolicies"
 import { Shutdown } from "../Shutdown"
@@ -22,11 +26,12 @@ const runaway = (minutes: number) =>
   })
 
 /**
- * One Attempt in its own slot, within the caller's scope: reserve a Worker slot, pass admission, ask the executor
- * whether an open Attempt still runs, begin (or reattach), execute under `max_attempt_minutes`, record the outcome.
- * Returns the ledger's decision and, for an InfraFailure that names one, when the provider accepts work again.
+ * One Attempt in its own slot, within the caller's scope: wait for the brakes (unless a live session is followed
+ * again), reserve a Worker slot, pass admission, ask the executor whether an open Attempt still runs, begin (or
+ * reattach), execute under `max_attempt_minutes` and the Run's caps, record the outcome and what the brakes learn.
+ * Returns the ledger's decision.
  */
-export const executeAttempt = Effect.fn("RunDriver.executeAttempt")(function*(run: Run, policy: LoopPolicy) {
+export const executeAttempt = Effect.fn("RunDriver.executeAttempt")(function*(run: Run, policy: LoopPolicy, bell: Bell) {
   const store = yield* RunStore
   const executor = yield* Executor
   const steps = yield* StepExecutor
@@ -34,6 +39,7 @@ export const executeAttempt = Effect.fn("RunDriver.executeAttempt")(function*(ru
 
   const open = openAttempt(yield* withStoreRetry(store.attempts(run.id)))
   const wasLive = Option.isSome(open) && (yield* executor.isLive(open.value))
+  if (!wasLive) yield* awaitAdmission(run, policy, bell)
   const prefer = wasLive ? Option.getOrUndefined(Option.flatMap(open, (a) => Option.fromNullable(a.worker))) : undefined
   const slot = yield* steps.reserve(run, prefer).pipe(Effect.either)
   yield* shutdown.admit
@@ -45,16 +51,16 @@ export const executeAttempt = Effect.fn("RunDriver.executeAttempt")(function*(ru
       ...(slot._tag === "Right" ? { worker: slot.right.worker } : {})
     })
   )
-  if (begin._tag === "Failed") return { decision: { _tag: "Closed" as const, run: begin.run }, retryAt: undefined }
+  if (begin._tag === "Failed") return { _tag: "Closed" as const, run: begin.run }
   const attempt = begin.attempt
   const reattach = begin._tag === "Reattached"
   yield* Effect.annotateCurrentSpan({ attemptId: attempt.id, reattach })
 
   const finish = (outcome: AttemptOutcome) => withStoreRetry(store.finishAttempt(attempt.id, outcome))
   if (slot._tag === "Left" && !reattach) {
-    const decision = yield* finish(new AttemptFailed({ failure: new AgentFailure({ reason: slot.left.message, evidence: "" }) }))
-    return { decision, retryAt: undefined }
+    return yield* finish(new AttemptFailed({ failure: new AgentFailure({ reason: slot.left.message, evidence: "" }) }))
   }
+  const meter = yield* makeUsageMeter(begin.run, attempt, policy)
 
   const request = {
     run: begin.run,
@@ -64,28 +70,30 @@ export const executeAttempt = Effect.fn("RunDriver.executeAttempt")(function*(ru
     transcriptRowsStored: reattach ? (yield* withStoreRetry(store.transcript(attempt.id))).length : 0,
     policy: policy.attempt,
     onTranscript: (entries: Parameters<typeof store.appendTranscript>[1]) =>
-      withStoreRetry(store.appendTranscript(attempt.id, entries)).pipe(Effect.asVoid),
+      withStoreRetry(store.appendTranscript(attempt.id, entries)).pipe(Effect.zipRight(meter.record(entries))),
     onSession: (session: string) =>
       withStoreRetry(store.recordSession(attempt.id, session)).pipe(
         Effect.catchTag("AttemptNotOpen", (e) => Effect.logWarning("session reported for a closed attempt", e))
       )
   }
 
+  // Interrupting `execute` detaches the session; a stopped Attempt's session is canceled once its outcome is recorded.
+  const stopped = (outcome: AttemptOutcome) => ({ stop: true, outcome })
   const minutes = policy.maxAttemptMinutes
-  let outcome: AttemptOutcome
-  if (minutes === undefined) {
-    outcome = yield* executor.execute(request)
-  } else {
-    const remaining = attempt.startedAt + minutes * 60_000 - (yield* Clock.currentTimeMillis)
-    const ended = yield* executor.execute(request).pipe(Effect.timeoutOption(Duration.millis(Math.max(0, remaining))))
-    if (Option.isNone(ended)) {
-      const decision = yield* finish(runaway(minutes))
-      yield* executor.cancel(attempt.id)
-      return { decision, retryAt: undefined }
-    }
-    outcome = ended.value
-  }
-  const decision = yield* finish(outcome)
-  const retryAt = outcome._tag === "Failed" && outcome.failure._tag === "InfraFailure" ? outcome.failure.retryAt : undefined
-  return { decision, retryAt }
+  const capped = executor.execute(request).pipe(
+    Effect.map((outcome) => ({ stop: false, outcome })),
+    Effect.raceFirst(Effect.map(meter.crossed, (failure) => stopped(new AttemptFailed({ failure }))))
+  )
+  const ended = minutes === undefined ? yield* capped : yield* capped.pipe(
+    Effect.timeoutTo({
+      duration: Duration.millis(Math.max(0, attempt.startedAt + minutes * 60_000 - (yield* Clock.currentTimeMillis))),
+      onTimeout: () => stopped(runaway(minutes)),
+      onSuccess: (result) => result
+    })
+  )
+  const decision = yield* Effect.uninterruptible(
+    Effect.tap(finish(ended.outcome), () => afterAttempt(begin.run, attempt, ended.outcome, policy))
+  )
+  if (ended.stop) yield* executor.cancel(attempt.id)
+  return decision
 })

@@ -15,3 +15,21 @@ export class LoopNotConfigured extends Schema.TaggedError<LoopNotConfigured>()("
     return `loop ${this.loop} is not configured`
   }
 }
+
+/** The scope has no daily cap in usine.yaml, so there is nothing to raise. */
+export class DailyCapNotSet extends Schema.TaggedError<DailyCapNotSet>()("DailyCapNotSet", { scope: Schema.String }) {
+  override get message() {
+    return `${this.scope} has no daily cap in usine.yaml`
+  }
+}
+
+/** A raise below usine.yaml's cap: lower the cap in usine.yaml instead. */
+export class CapRaiseTooLow extends Schema.TaggedError<CapRaiseTooLow>()("CapRaiseTooLow", {
+  scope: Schema.String,
+  configured: Schema.String,
+  requested: Schema.String
+}) {
+  override get message() {
+    return `today's cap of ${this.scope} can only be raised above usine.yaml's ${this.configured}, not set to ${this.requested}`
+  }
+}

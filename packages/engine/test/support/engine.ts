@@ -8,6 +8,10 @@ import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { type RunId, runIdOf } from "@usine/core/ids/RunId"
 import type { RunStateTag } from "@usine/core/run/state"
 import * as Sql from "@usine/store/Sql"
+import { BrakeStore } from "@usine/store/BrakeStore"
+import { ItemStore } from "@usine/store/ItemStore"
+import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
+import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import { RunStore } from "@usine/store/RunStore"
 import type { AttemptPolicy } from "@usine/engine/Executor"
@@ -61,13 +65,15 @@ export interface EngineOptions {
 
 /** The engine as the app wires it, on a real SQLite ledger; the ledger is locked for the life of the scope. */
 export const engineLayer = (options: EngineOptions) => {
-  const sqlStore = SqlRunStore.layer.pipe(Layer.provide(Sql.layer(options.ledger)))
+  const ledger = Layer.mergeAll(SqlRunStore.layer, SqlBrakeStore.layer, SqlItemStore.layer).pipe(
+    Layer.provide(Sql.layer(options.ledger))
+  )
   const wrap = options.store
-  const store = wrap === undefined
-    ? sqlStore
-    : Layer.effect(RunStore, Effect.map(RunStore, wrap)).pipe(Layer.provide(sqlStore))
+  const stores = wrap === undefined
+    ? ledger
+    : Layer.merge(ledger, Layer.effect(RunStore, Effect.map(RunStore, wrap)).pipe(Layer.provide(ledger)))
   const base = Layer.mergeAll(
-    store,
+    stores,
     options.executor.layer,
     LoopPolicies.layer(options.policies ?? defaultPolicies),
     options.trigger === undefined ? TriggerCondition.layerAlways : Layer.succeed(TriggerCondition, options.trigger)
@@ -79,7 +85,9 @@ export const engineLayer = (options: EngineOptions) => {
 export const startEngine = (options: EngineOptions) =>
   Effect.map(Layer.build(engineLayer(options)), (context) => ({
     engine: Context.get(context, RunEngine),
-    store: Context.get(context, RunStore)
+    store: Context.get(context, RunStore),
+    brakes: Context.get(context, BrakeStore),
+    items: Context.get(context, ItemStore)
   }))
 
 export const REPOSITORY = "acme/app"

@@ -1,6 +1,7 @@
 import { Chunk, Clock, Effect, Either, Option, Schema, Stream } from "effect"
 import * as path from "node:path/posix"
 import { type AttemptFailure, DefectFailure, InfraFailure, RunawayFailure } from "@usine/core/attempt/failure"
+import { modelProviderOf } from "@usine/core/config/AgentConfig"
 import { agentEnvironment } from "../AgentEnvironment"
 import { encodeHandle, type SessionRecord } from "../DurableSession/SessionRecord"
 import type { StreamParser } from "../harness/Harness"
@@ -33,6 +34,7 @@ const failureOf = (ctx: AttemptContext, end: TurnEndEntry, parser: StreamParser)
 
 const startTurn = (ctx: AttemptContext, turn: TurnEntry, dir: string) =>
   Effect.gen(function* () {
+    const provider = modelProviderOf(ctx.agent, ctx.settings.daemonEnv)
     const invocation = yield* Effect.try({
       try: () =>
         ctx.harness.invocation({
@@ -40,7 +42,8 @@ const startTurn = (ctx: AttemptContext, turn: TurnEntry, dir: string) =>
           model: ctx.request.run.model ?? ctx.agent.model,
           workdir: ctx.worktree,
           attemptDir: dir,
-          command: ctx.agent.command
+          command: ctx.agent.command,
+          ...(provider === undefined ? {} : { modelProvider: provider })
         }),
       catch: (error) => new DefectFailure({ reason: `the ${ctx.harness.name} harness cannot start`, evidence: String(error) })
     })

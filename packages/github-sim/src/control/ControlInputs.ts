@@ -100,6 +100,8 @@ export const Fault = Schema.Struct({
   rateLimit: opt(Schema.Literal("primary", "secondary")),
   delayMs: opt(Schema.Number),
   hang: opt(Schema.Boolean),
+  delayAfterMs: opt(Schema.Number),
+  truncate: opt(Schema.Boolean),
   times: opt(Schema.Int)
 })
 

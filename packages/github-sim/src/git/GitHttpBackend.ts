@@ -38,10 +38,11 @@ export class GitHttpBackend {
     const url = new URL(req.url ?? "/", "http://sim")
     const method = req.method ?? "GET"
     let logged = false
+    const receivedAtMs = this.world.now()
     const done = (status: number, login: string | null) => {
       if (logged) return
       logged = true
-      this.log.record({ method, path: url.pathname + url.search, status, conditional: false, counted: false, login, at: isoSeconds(this.world.now()) })
+      this.log.record({ method, path: url.pathname + url.search, status, conditional: false, counted: false, login, at: isoSeconds(this.world.now()), receivedAtMs })
     }
     const refuse = (status: number, message: string, login: string | null, headers: Record<string, string> = {}) => {
       res.writeHead(status, { "content-type": "text/plain", ...headers }).end(`${message}\n`)

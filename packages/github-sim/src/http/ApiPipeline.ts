@@ -52,6 +52,7 @@ export const apiPipeline = (app: Hono<ApiEnv>, deps: PipelineDeps): void => {
 
   const logRequests: MiddlewareHandler<ApiEnv> = async (c, next) => {
     c.set("counted", false)
+    const receivedAtMs = world.now()
     await next()
     const url = new URL(c.req.url)
     c.res.headers.set("x-github-request-id", randomUUID().toUpperCase())
@@ -62,7 +63,8 @@ export const apiPipeline = (app: Hono<ApiEnv>, deps: PipelineDeps): void => {
       conditional: c.req.header("if-none-match") !== undefined,
       counted: c.get("counted"),
       login: c.get("user")?.login ?? null,
-      at: isoSeconds(world.now())
+      at: isoSeconds(world.now()),
+      receivedAtMs
     })
   }
 
@@ -97,7 +99,13 @@ export const apiPipeline = (app: Hono<ApiEnv>, deps: PipelineDeps): void => {
       return c.json({ message: "emulator stopped" }, 503)
     }
     if (fault.status !== undefined) return faultResponse(c, fault, fault.status)
-    return next()
+    await next()
+    if (fault.truncate === true) {
+      const body = new Uint8Array(await c.res.arrayBuffer())
+      c.res.headers.delete("content-length")
+      c.res = new Response(body.subarray(0, Math.floor(body.length / 2)), { status: c.res.status, headers: c.res.headers })
+    }
+    if (fault.delayAfterMs !== undefined) await wait(fault.delayAfterMs, shutdown)
   }
 
   const rateAndConditional: MiddlewareHandler<ApiEnv> = async (c, next) => {

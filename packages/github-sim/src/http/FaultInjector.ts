@@ -14,6 +14,10 @@ export interface FaultSpec {
   readonly delayMs?: number
   /** Never answer (until the client gives up or the emulator stops). */
   readonly hang?: boolean
+  /** Do the real work, then wait this long before answering: the change is made, its answer is late. */
+  readonly delayAfterMs?: number
+  /** Answer the real status and headers with only the first half of the body, as a transfer cut short. */
+  readonly truncate?: boolean
   /** Apply to this many matching requests, then disappear (forever when absent). */
   readonly times?: number
 }

@@ -9,7 +9,10 @@ export interface LoggedRequest {
   /** The request was charged to the caller's rate limit. */
   readonly counted: boolean
   readonly login: string | null
+  /** When it was answered, to the second, as GitHub stamps things. */
   readonly at: string
+  /** When it arrived, in epoch milliseconds on the emulator's clock: what a wait window is checked against. */
+  readonly receivedAtMs: number
 }
 
 /** Every API and git request, in arrival order, for tests and the demo to inspect. */

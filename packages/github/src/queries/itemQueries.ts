@@ -58,16 +58,6 @@ export const itemsQuery = (targets: ReadonlyArray<ItemTarget>): string => {
 ${fragments.join("\n")}`
 }
 
-/** Who added a label, for trigger trust: the newest labeled events of an Item. */
-export const LABEL_EVENTS_QUERY = `query UsineLabelEvents($owner: String!, $name: String!, $number: Int!) {
-  repository(owner: $owner, name: $name) {
-    issueOrPullRequest(number: $number) {
-      ... on Issue { timelineItems(last: 50, itemTypes: [LABELED_EVENT]) { nodes { ... on LabeledEvent { createdAt label { name } actor { login } } } } }
-      ... on PullRequest { timelineItems(last: 50, itemTypes: [LABELED_EVENT]) { nodes { ... on LabeledEvent { createdAt label { name } actor { login } } } } }
-    }
-  }
-}`
-
 export const ALL_QUERIES: Readonly<Record<string, string>> = {
   ITEMS_QUERY_ISSUE: itemsQuery([{ number: 1, kind: "issue" }]),
   ITEMS_QUERY_PULL_REQUEST: itemsQuery([{ number: 2, kind: "pull_request" }]),
@@ -75,6 +65,5 @@ export const ALL_QUERIES: Readonly<Record<string, string>> = {
     { number: 1, kind: "issue" },
     { number: 2, kind: "pull_request" },
     { number: 3, kind: "issue" }
-  ]),
-  LABEL_EVENTS_QUERY
+  ])
 }

@@ -6,6 +6,7 @@ import type { Submission } from "@usine/core/event/Submission"
 import * as Sql from "@usine/store/Sql"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
+import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
 import { RunStore } from "@usine/store/RunStore"
 import { LoopControl } from "@usine/github/LoopControl"
 import { TriggerRefused, TriggerSink } from "@usine/github/TriggerSink"
@@ -50,11 +51,14 @@ const LedgerSink = Layer.effectContext(
   })
 )
 
-/** RunStore, ItemStore, LoopControl and a recording ledger-backed TriggerSink on a real SQLite file in a temp dir. */
+/**
+ * RunStore, ItemStore, TriggerRefusals, LoopControl and a recording ledger-backed TriggerSink on a real SQLite file
+ * in a temp dir.
+ */
 export const TestLedger = Layer.unwrapScoped(
   Effect.map(tempDir, (dir) =>
     Layer.mergeAll(LoopControl.layerRunStore, LedgerSink).pipe(
-      Layer.provideMerge(Layer.mergeAll(SqlRunStore.layer, SqlItemStore.layer)),
+      Layer.provideMerge(Layer.mergeAll(SqlRunStore.layer, SqlItemStore.layer, SqlTriggerRefusals.layer)),
       Layer.provide(Sql.layerUnlocked(join(dir, "ledger.sqlite"))),
       Layer.orDie
     )

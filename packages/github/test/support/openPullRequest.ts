@@ -8,8 +8,8 @@ import { tempDir } from "./TestLedger"
 
 const identity = ["-c", "user.name=Alice", "-c", "user.email=alice@example.com"]
 
-/** Pushes a branch with one commit through the emulator's git over HTTP and opens its pull request. */
-export const openPullRequest = (branch: string, title: string) =>
+/** Pushes a branch with one commit through the emulator's git over HTTP and opens its pull request (as `author`). */
+export const openPullRequest = (branch: string, title: string, author?: string) =>
   Effect.scoped(
     Effect.gen(function* () {
       const sim = yield* GitHubSim
@@ -21,6 +21,6 @@ export const openPullRequest = (branch: string, title: string) =>
       yield* runGit(["-C", clone, "add", "-A"])
       yield* runGit(["-C", clone, ...identity, "commit", "-q", "-m", title])
       yield* runGit(["-C", clone, "push", "-q", "origin", branch])
-      return yield* sim.control.createPullRequest({ repo: REPOSITORY, title, head: branch })
+      return yield* sim.control.createPullRequest({ repo: REPOSITORY, title, head: branch, ...(author === undefined ? {} : { author }) })
     })
   ).pipe(Effect.orDie)

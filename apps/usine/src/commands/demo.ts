@@ -1,0 +1,87 @@
+import { Command, Options } from "@effect/cli"
+import { FileSystem, Path } from "@effect/platform"
+import { Console, Context, Effect, Layer, Option, Schedule } from "effect"
+import { RunEngine } from "@usine/engine/RunEngine"
+import { makeRedactor } from "@usine/executor/Redactor"
+import { GitHubSim } from "@usine/github-sim/GitHubSim"
+import { serveDaemon } from "../daemon/serveDaemon"
+import { planStartup } from "../daemon/StartupPlan"
+import { startupFailed } from "../daemon/startupFailed"
+import { autoApprove } from "../demo/autoApprove"
+import { demoBanner } from "../demo/demoBanner"
+import { demoConfig } from "../demo/demoConfig"
+import { openPullRequests } from "../demo/openPullRequests"
+import { DEMO_REPOSITORY, seedDemo } from "../demo/seedDemo"
+import { ExecutorLayer } from "../layers/ExecutorLayer"
+import { LoggingLayer } from "../layers/LoggingLayer"
+
+/** Asks the daemon to drain once `count` pull requests are open on the demo repository. */
+const exitAfterPullRequests = (count: number) =>
+  Effect.gen(function* () {
+    const open = yield* openPullRequests(DEMO_REPOSITORY).pipe(Effect.orElseSucceed(() => []))
+    if (open.length < count) return false
+    yield* Console.log(
+      `${open.length} pull request${open.length === 1 ? "" : "s"} open:\n${open.map((p) => `  #${p.number} ${p.title} ${p.url}`).join("\n")}`
+    )
+    yield* Effect.flatMap(RunEngine, (engine) => engine.requestShutdown)
+    return true
+  }).pipe(Effect.repeat({ schedule: Schedule.spaced("1 second"), until: (done) => done }), Effect.asVoid)
+
+/**
+ * `usine demo`: in one process, the GitHub emulator with a sample repository and issues, and the daemon wired exactly
+ * as `usine up` wires it (real ledger, executor, polling, Board), working in a temporary folder removed at exit.
+ */
+export const demo = Command.make(
+  "demo",
+  {
+    autoApprove: Options.boolean("auto-approve").pipe(Options.withDescription("approve every waiting Run at once")),
+    exitAfter: Options.integer("exit-after").pipe(
+      Options.withDescription("drain and exit 0 once this many pull requests are open"),
+      Options.optional
+    ),
+    port: Options.integer("port").pipe(Options.withDescription("the board's port"), Options.withDefault(8787))
+  },
+  (options) =>
+    Effect.gen(function* () {
+      const fs = yield* FileSystem.FileSystem
+      const path = yield* Path.Path
+      const folder = yield* fs.makeTempDirectoryScoped({ prefix: "usine-demo-" })
+      const sim = Context.get(yield* Layer.build(GitHubSim.layer()), GitHubSim)
+      const token = yield* seedDemo(sim.control)
+      const configFile = path.join(folder, "usine.yaml")
+      yield* fs.writeFileString(
+        configFile,
+        demoConfig({ apiUrl: sim.url, token, boardPort: options.port, workspaces: path.join(folder, "workspaces") })
+      )
+      const plan = yield* planStartup(configFile).pipe(
+        Effect.mapError((error) =>
+          error._tag === "BoardPortUnavailable"
+            ? { _tag: error._tag, message: `the board cannot use port ${error.port} (${error.code}): pass --port with a free one` }
+            : error
+        )
+      )
+      const exitAfter = Option.getOrUndefined(options.exitAfter)
+      yield* serveDaemon({
+        plan,
+        executor: ExecutorLayer(plan),
+        alongside: (services, boardUrl) =>
+          Effect.all(
+            [
+              Console.log(demoBanner({ boardUrl, simUrl: sim.url, autoApprove: options.autoApprove, exitAfter })),
+              options.autoApprove ? autoApprove : Effect.void,
+              exitAfter === undefined ? Effect.void : exitAfterPullRequests(exitAfter)
+            ],
+            { concurrency: "unbounded", discard: true }
+          ).pipe(Effect.provide(services))
+      }).pipe(
+        Effect.provide(
+          LoggingLayer({
+            json: false,
+            stdout: "warnings",
+            folder: path.join(folder, "logs"),
+            redact: makeRedactor(plan.secrets).redact
+          })
+        )
+      )
+    }).pipe(Effect.scoped, Effect.catchAll(startupFailed("demo")))
+).pipe(Command.withDescription("Watch an issue become a pull request: the emulator, a scripted agent and the board, offline."))

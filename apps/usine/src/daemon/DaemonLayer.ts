@@ -1,0 +1,27 @@
+import { Layer } from "effect"
+import type { Executor } from "@usine/engine/Executor"
+import { Redactor } from "@usine/executor/Redactor"
+import { ConfigState } from "../ConfigState"
+import { BoardLayer } from "../layers/BoardLayer"
+import { EngineLayer } from "../layers/EngineLayer"
+import { GitHubLayer } from "../layers/GitHubLayer"
+import { LedgerLayer } from "../layers/LedgerLayer"
+import { TriggersLayer } from "../layers/TriggersLayer"
+import { loggedExecutor } from "./loggedExecutor"
+import type { StartupPlan } from "./StartupPlan"
+
+/**
+ * The whole daemon, in the order it starts: configuration and redactor, the ledger (lock, migrations), GitHub, the
+ * executor, the engine (workspace recovery, reconcile), the triggers, the Board. The executor is given, so the demo
+ * and the tests wire the same daemon as `usine up`.
+ */
+export const DaemonLayer = <E, R>(plan: StartupPlan, executor: Layer.Layer<Executor, E, R>) =>
+  BoardLayer.pipe(
+    Layer.provideMerge(TriggersLayer),
+    Layer.provideMerge(EngineLayer),
+    Layer.provideMerge(loggedExecutor(executor)),
+    Layer.provideMerge(GitHubLayer({ token: plan.token, apiUrl: plan.config.github.apiUrl })),
+    Layer.provideMerge(
+      Layer.mergeAll(ConfigState.layer(plan.config), Redactor.layer(plan.secrets), LedgerLayer(plan.ledgerFile))
+    )
+  )

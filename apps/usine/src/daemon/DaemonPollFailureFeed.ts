@@ -1,0 +1,43 @@
+import { Effect, Layer, Option } from "effect"
+import { type PollFailureView, PollFailureFeed, type RateQuotaView } from "@usine/board/PollFailureFeed"
+import { GitHubClient } from "@usine/github/GitHubClient"
+import { PollFailures } from "@usine/github/PollFailures"
+import type { Quota } from "@usine/github/RateBudget"
+import { ConfigState } from "../ConfigState"
+
+const quotaView = (resource: RateQuotaView["resource"], quota: Quota): ReadonlyArray<RateQuotaView> =>
+  quota.limit === undefined || quota.remaining === undefined
+    ? []
+    : [{ resource, limit: quota.limit, remaining: quota.remaining, resetAt: quota.resetAt }]
+
+/**
+ * Needs you's polling section: a refused usine.yaml change first (it stays until a valid change replaces it), then
+ * the recent poll and prompt failures; and the rate quotas GitHub last reported.
+ */
+export const DaemonPollFailureFeed: Layer.Layer<PollFailureFeed, never, PollFailures | GitHubClient | ConfigState> =
+  Layer.effect(
+    PollFailureFeed,
+    Effect.gen(function* () {
+      const failures = yield* PollFailures
+      const client = yield* GitHubClient
+      const state = yield* ConfigState
+      return {
+        recent: Effect.gen(function* () {
+          const rejection = yield* state.rejection
+          const config: ReadonlyArray<PollFailureView> = Option.match(rejection, {
+            onNone: () => [],
+            onSome: (r) => [{
+              at: r.at,
+              repository: r.file,
+              message: `configuration change rejected; the previous configuration stays in force:\n${r.message}`
+            }]
+          })
+          return [...config, ...(yield* failures.recent)]
+        }),
+        rateQuotas: Effect.map(client.budget, (budget) => [
+          ...quotaView("core", budget.core),
+          ...quotaView("graphql", budget.graphql)
+        ])
+      }
+    })
+  )

@@ -1,0 +1,51 @@
+import { homedir } from "node:os"
+import { dirname, isAbsolute, resolve } from "node:path"
+import { Effect, Option, Redacted } from "effect"
+import type { UsineConfig } from "@usine/core/config/UsineConfig"
+import { resolveToken } from "@usine/github/resolveToken"
+import { loadConfig } from "../loadConfig"
+import { checkGitHub } from "./checkGitHub"
+import { checkPortFree } from "./checkPortFree"
+
+/** Everything `usine up` checked before it opens the ledger. */
+export interface StartupPlan {
+  readonly configFile: string
+  readonly config: UsineConfig
+  /** Absolute: relative paths in usine.yaml are read from the file's folder. */
+  readonly ledgerFile: string
+  readonly token: Redacted.Redacted<string>
+  /** The GitHub account the token belongs to. */
+  readonly login: string
+  /** Values every log line, page and transcript row hides. */
+  readonly secrets: ReadonlyArray<string>
+}
+
+/** A path of usine.yaml: `~/` is the home folder, a relative path is read from the file's folder. */
+export const pathFrom = (configFile: string, path: string): string =>
+  path === "~" || path.startsWith("~/")
+    ? resolve(homedir(), path.slice(2))
+    : isAbsolute(path) ? path : resolve(dirname(resolve(configFile)), path)
+
+/**
+ * The checks that stop `usine up` with one line before any work: the configuration, a token, GitHub reachable and
+ * accepting the token, the Board's port free. The ledger's lock is the next check, when the daemon opens it.
+ */
+export const planStartup = Effect.fn("planStartup")(function* (configFile: string) {
+  const config = yield* loadConfig(configFile)
+  const token = yield* resolveToken({
+    token: Option.getOrUndefined(Option.map(config.github.token, Redacted.value)),
+    tokenFile: config.github.tokenFile === undefined ? undefined : pathFrom(configFile, config.github.tokenFile),
+    env: process.env,
+    useGhCli: true
+  })
+  const login = yield* checkGitHub(config.github.apiUrl, token)
+  yield* checkPortFree(config.board.listen.host, config.board.listen.port)
+  return {
+    configFile,
+    config,
+    ledgerFile: pathFrom(configFile, config.ledger),
+    token,
+    login,
+    secrets: [Redacted.value(token), ...Option.toArray(Option.map(config.board.token, Redacted.value))]
+  } satisfies StartupPlan
+})

@@ -1,0 +1,80 @@
+import type { FileSystem } from "@effect/platform"
+import { Context, Effect, Layer, Runtime } from "effect"
+import { BoardServer } from "@usine/board/BoardServer"
+import { trustWarnings } from "@usine/core/trust/trustWarnings"
+import type { Executor } from "@usine/engine/Executor"
+import { RunEngine } from "@usine/engine/RunEngine"
+import { PollingTriggers } from "@usine/github/PollingTriggers"
+import { ScheduleTriggers } from "@usine/github/ScheduleTriggers"
+import { watchConfig } from "../watchConfig"
+import { DaemonLayer } from "./DaemonLayer"
+import type { StartupPlan } from "./StartupPlan"
+
+/** The running daemon, for what runs beside it (the demo's auto-approval and exit condition). */
+export type DaemonServices = Layer.Layer.Success<ReturnType<typeof DaemonLayer>>
+
+const signals = ["SIGINT", "SIGTERM"] as const
+
+/** SIGINT and SIGTERM go to the engine's latch for the scope: the first drains, the second stops the wait. */
+const onShutdownSignals = (engine: RunEngine) =>
+  Effect.gen(function* () {
+    const run = Runtime.runFork(yield* Effect.runtime<never>())
+    const handler = (signal: NodeJS.Signals) =>
+      run(
+        Effect.flatMap(engine.requestShutdown, (step) =>
+          Effect.logInfo(
+            step === "Draining"
+              ? `${signal}: draining; running attempts finish first (send ${signal} again to stop waiting)`
+              : `${signal}: no longer waiting; running agent sessions keep running and are reattached at the next start`
+          )
+        )
+      )
+    yield* Effect.acquireRelease(
+      Effect.sync(() => signals.forEach((signal) => process.on(signal, handler))),
+      () => Effect.sync(() => signals.forEach((signal) => process.off(signal, handler)))
+    )
+  })
+
+/**
+ * Builds the daemon, starts the triggers and the configuration watcher, reports the Board's address, then waits for
+ * a shutdown request and drains. The wait and the drain are uninterruptible: the runtime's own signal handler
+ * interrupts the main fiber, and that interruption must wait until the drain is over.
+ */
+export const serveDaemon = <E, R>(options: {
+  readonly plan: StartupPlan
+  readonly executor: Layer.Layer<Executor, E, R>
+  readonly alongside?: (services: Context.Context<DaemonServices>, boardUrl: string) => Effect.Effect<void>
+}) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const { plan } = options
+      const services = yield* Layer.build(DaemonLayer(plan, options.executor))
+      const engine = Context.get(services, RunEngine)
+      const board = Context.get(services, BoardServer)
+      yield* onShutdownSignals(engine)
+      const background = (name: string, loop: Effect.Effect<unknown, unknown, DaemonServices | FileSystem.FileSystem>) =>
+        loop.pipe(
+          Effect.catchAllCause((cause) => Effect.logError(`${name} stopped`, cause)),
+          Effect.provide(services),
+          Effect.forkScoped
+        )
+      yield* background("polling", Context.get(services, PollingTriggers).run)
+      yield* background("schedules", Context.get(services, ScheduleTriggers).run)
+      yield* background("the configuration watcher", watchConfig(plan.configFile))
+      for (const warning of trustWarnings(plan.config)) yield* Effect.logWarning(warning)
+      yield* Effect.logInfo(`usine is up as ${plan.login}; the board is at ${board.origin}/`).pipe(
+        Effect.annotateLogs({ board: `${board.origin}/`, ledger: plan.ledgerFile })
+      )
+      if (options.alongside !== undefined) yield* Effect.forkScoped(options.alongside(services, `${board.origin}/`))
+      return yield* Effect.uninterruptible(
+        engine.shutdownRequested.pipe(
+          Effect.zipRight(engine.drain()),
+          Effect.tap((end) =>
+            Effect.logInfo(
+              end === "Idle" ? "drained: every admitted attempt recorded its outcome; usine stops" : `drain ended (${end}); usine stops`
+            )
+          )
+        )
+      )
+    })
+  )

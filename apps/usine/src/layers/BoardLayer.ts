@@ -1,0 +1,19 @@
+import { Effect, Layer } from "effect"
+import { BoardServer } from "@usine/board/BoardServer"
+import { BoardSettings } from "@usine/board/BoardSettings"
+import { ConfigState } from "../ConfigState"
+import { DaemonPollFailureFeed } from "../daemon/DaemonPollFailureFeed"
+import { DaemonWorkerStatusFeed } from "../daemon/DaemonWorkerStatusFeed"
+import { GitHubBoardMoves } from "../daemon/GitHubBoardMoves"
+import { liveView } from "../daemon/liveView"
+
+/** The Board's settings as a live view: columns, repositories and Loops follow a reload; the address does not. */
+const LiveBoardSettings = Layer.effect(
+  BoardSettings,
+  Effect.map(ConfigState, (state) => liveView(state.unsafeGet, BoardSettings.fromConfig))
+)
+
+/** The Board on its configured address, with the daemon's feeds: poll failures, Workers, card moves on GitHub. */
+export const BoardLayer = BoardServer.Default.pipe(
+  Layer.provide(Layer.mergeAll(LiveBoardSettings, DaemonPollFailureFeed, DaemonWorkerStatusFeed, GitHubBoardMoves))
+)

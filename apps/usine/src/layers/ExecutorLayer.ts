@@ -1,0 +1,63 @@
+import { Effect, Layer } from "effect"
+import type { AgentConfig } from "@usine/core/config/AgentConfig"
+import type { UsineConfig } from "@usine/core/config/UsineConfig"
+import * as LocalExecutor from "@usine/executor/LocalExecutor"
+import * as LocalTransport from "@usine/executor/LocalTransport"
+import { PullRequests } from "@usine/executor/PullRequests"
+import { Redactor } from "@usine/executor/Redactor"
+import * as SshTransport from "@usine/executor/SshTransport"
+import { ConfigState } from "../ConfigState"
+import { pathFrom, type StartupPlan } from "../daemon/StartupPlan"
+
+/** Where git clones `owner/name` from, next to the API: github.com, a GitHub Enterprise host, or the emulator. */
+export const cloneUrlOf = (apiUrl: string) => (repository: string): string => {
+  const api = new URL(apiUrl)
+  const web = api.hostname === "api.github.com"
+    ? "https://github.com"
+    : `${api.protocol}//${api.host}${api.pathname.replace(/\/api\/v3\/?$/, "").replace(/\/+$/, "")}`
+  return `${web}/${repository}.git`
+}
+
+/**
+ * The Agents of the configuration in force, looked up at each Attempt, so an Agent added or changed by a reload is
+ * used from the next Attempt on. The executor reads the record by name only.
+ */
+const liveAgents = (current: () => UsineConfig): Readonly<Record<string, AgentConfig>> =>
+  new Proxy({} as Record<string, AgentConfig>, {
+    get: (_, name) => (typeof name === "string" ? current().agents[name] : undefined),
+    has: (_, name) => typeof name === "string" && name in current().agents,
+    ownKeys: () => Object.keys(current().agents),
+    getOwnPropertyDescriptor: (_, name) =>
+      typeof name === "string" && name in current().agents
+        ? { enumerable: true, configurable: true, value: current().agents[name] }
+        : undefined
+  })
+
+/**
+ * The real executor: each configured Worker on its transport (this machine, or an ssh host), pull requests through
+ * the daemon's GitHub client, the daemon's redactor. Worker roots are opened when first used; `~/` on an ssh Worker
+ * is that host's home.
+ */
+export const ExecutorLayer = (plan: StartupPlan) =>
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const state = yield* ConfigState
+      const redactor = yield* Redactor
+      const workers = Object.fromEntries(
+        yield* Effect.forEach(Object.entries(plan.config.workers), ([name, worker]) =>
+          worker.type === "ssh"
+            ? Effect.map(SshTransport.make({ destination: worker.host ?? name }), (transport) =>
+                [name, { transport, root: worker.root.replace(/^~\//, "") }] as const
+              )
+            : Effect.succeed([name, { transport: LocalTransport.make(), root: pathFrom(plan.configFile, worker.root) }] as const)
+        )
+      )
+      return LocalExecutor.layer({
+        agents: liveAgents(state.unsafeGet),
+        workers,
+        token: plan.token,
+        cloneUrl: cloneUrlOf(plan.config.github.apiUrl),
+        redactor
+      })
+    })
+  ).pipe(Layer.provide(PullRequests.github))

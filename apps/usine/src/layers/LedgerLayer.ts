@@ -1,0 +1,25 @@
+import { mkdirSync } from "node:fs"
+import { dirname } from "node:path"
+import { Effect, Layer } from "effect"
+import * as ReadModel from "@usine/store/ReadModel"
+import * as Sql from "@usine/store/Sql"
+import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
+import * as SqlItemStore from "@usine/store/SqlItemStore"
+import * as SqlRunStore from "@usine/store/SqlRunStore"
+import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
+
+/**
+ * The ledger for the daemon's lifetime: its folder created, the lock taken (a second daemon on the same file is
+ * refused), migrations run, then the stores on it: Runs, Items, brakes, trigger refusals, the Board's read model.
+ */
+export const LedgerLayer = (file: string) =>
+  Layer.mergeAll(
+    SqlRunStore.layer,
+    SqlItemStore.layer,
+    SqlBrakeStore.layer,
+    SqlTriggerRefusals.layer,
+    ReadModel.layer
+  ).pipe(
+    Layer.provideMerge(Sql.layer(file)),
+    Layer.provide(Layer.effectDiscard(Effect.sync(() => mkdirSync(dirname(file), { recursive: true }))))
+  )

@@ -1,0 +1,41 @@
+import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
+import type { WorkerStatus } from "@usine/board/WorkerStatusFeed"
+import type { RunSummary } from "@usine/store/ReadModel/RunSummary"
+
+export interface StatusData {
+  readonly url: string
+  /** Running, Queued and Pending Runs (Waiting ones are in Needs you). */
+  readonly open: ReadonlyArray<RunSummary>
+  readonly needsYou: Pick<NeedsYouView, "waiting" | "failed" | "asks" | "pollFailures" | "lowRateQuotas">
+  readonly workers: ReadonlyArray<WorkerStatus>
+}
+
+const item = (run: RunSummary) => `${run.repository}${run.number === undefined ? "" : `#${run.number}`}`
+const runLine = (run: RunSummary) => `  ${run.state.padEnd(8)} ${run.loop.padEnd(16)} ${item(run).padEnd(24)} ${run.id}`
+
+/** What `usine status` prints: open Runs, Needs you, Workers, rate budget. */
+export const formatStatus = (data: StatusData): string => {
+  const { needsYou } = data
+  const waiting = needsYou.waiting.map((w) => w.run)
+  const lines = [`usine at ${data.url}`, "", `Open runs: ${data.open.length + waiting.length}`]
+  lines.push(...data.open.map(runLine), ...waiting.map(runLine))
+  const count = waiting.length + needsYou.failed.length + needsYou.asks.length + needsYou.pollFailures.length
+  lines.push("", `Needs you: ${count === 0 ? "nothing" : count}`)
+  lines.push(...waiting.map((run) => `  approve  ${run.loop} ${item(run)}: ${data.url}/runs/${run.id}`))
+  lines.push(...needsYou.failed.map((f) => `  failed   ${f.run.loop} ${item(f.run)}: ${f.failure.tag} ${f.failure.reason}`))
+  lines.push(...needsYou.asks.map((a) => `  budget   ${a.loop} ${a.itemKey}: ${a.limit} runs used; reset it on the board`))
+  lines.push(...needsYou.pollFailures.map((p) => `  poll     ${p.repository}: ${p.message.split("\n").join(" / ")}`))
+  lines.push("", "Workers:")
+  lines.push(
+    ...data.workers.map(
+      (w) => `  ${w.name.padEnd(12)} ${w.slotsUsed}/${w.slotsMax} slots  ${w.health}  agents: ${w.capabilities.join(", ") || "none"}`
+    )
+  )
+  lines.push(
+    "",
+    needsYou.lowRateQuotas.length === 0
+      ? "Rate budget: no GitHub quota below 10%"
+      : `Rate budget: ${needsYou.lowRateQuotas.map((q) => `${q.resource} ${q.remaining}/${q.limit} left`).join(", ")}`
+  )
+  return lines.join("\n")
+}

@@ -1,0 +1,93 @@
+import { FileSystem } from "@effect/platform"
+import { Duration, Effect, Option, Redacted } from "effect"
+import { parseConfig } from "@usine/core/config/parseConfig"
+import type { UsineConfig } from "@usine/core/config/UsineConfig"
+import { trustWarnings } from "@usine/core/trust/trustWarnings"
+import { ConfigState } from "./ConfigState"
+
+/** How often usine.yaml is looked at; an edit applies within this time. */
+export const CONFIG_POLL_INTERVAL = Duration.seconds(2)
+
+const secret = (value: Option.Option<Redacted.Redacted<string>>) => Option.getOrUndefined(Option.map(value, Redacted.value))
+
+/**
+ * The keys only a restart applies: the ledger, the GitHub account, the Board's address and the Workers (their
+ * transports and the engine's slots) are opened once at start. The running values stay in force; the names of those
+ * that differ are returned.
+ */
+export const reloadable = (
+  running: UsineConfig,
+  next: UsineConfig
+): { readonly config: UsineConfig; readonly needRestart: ReadonlyArray<string> } => {
+  const differs = [
+    ["ledger", running.ledger !== next.ledger],
+    ["github", running.github.apiUrl !== next.github.apiUrl || running.github.tokenFile !== next.github.tokenFile ||
+      secret(running.github.token) !== secret(next.github.token)],
+    ["board.listen", running.board.listen.host !== next.board.listen.host || running.board.listen.port !== next.board.listen.port],
+    ["board.token", secret(running.board.token) !== secret(next.board.token)],
+    ["board.host_name", running.board.hostName !== next.board.hostName],
+    ["workers", JSON.stringify(running.workers) !== JSON.stringify(next.workers)]
+  ] as const
+  return {
+    config: {
+      ...next,
+      ledger: running.ledger,
+      github: running.github,
+      workers: running.workers,
+      board: { ...next.board, listen: running.board.listen, token: running.board.token, hostName: running.board.hostName }
+    },
+    needRestart: differs.filter(([, changed]) => changed).map(([key]) => key)
+  }
+}
+
+/**
+ * Looks at usine.yaml at once and then every `CONFIG_POLL_INTERVAL` on the Clock. A valid change is put in force for
+ * the next cycle; an invalid or unreadable one is logged and recorded for the Board, and the configuration in force
+ * stays. The first look applies the file silently: it is what the daemon started from, or an edit made since.
+ */
+export const watchConfig = Effect.fn("watchConfig")(function* (file: string) {
+  const fs = yield* FileSystem.FileSystem
+  const state = yield* ConfigState
+  let seen: string | undefined
+  let first = true
+
+  const check = Effect.gen(function* () {
+    const read = yield* fs.readFileString(file).pipe(Effect.either)
+    if (read._tag === "Left") {
+      const message = `${file}: cannot read the file: ${read.left.message}`
+      if (seen !== message) {
+        seen = message
+        yield* state.reject(file, message)
+        yield* Effect.logWarning(`configuration change rejected; the previous configuration stays in force: ${message}`)
+      }
+      return
+    }
+    if (read.right === seen) return
+    seen = read.right
+    const env = yield* Effect.sync(() => ({ ...process.env }))
+    const parsed = yield* parseConfig(read.right, { env, file }).pipe(Effect.either)
+    if (parsed._tag === "Left") {
+      yield* state.reject(file, parsed.left.message)
+      return yield* Effect.logWarning(
+        `configuration change rejected; the previous configuration stays in force:\n${parsed.left.message}`
+      )
+    }
+    const { config, needRestart } = reloadable(yield* state.get, parsed.right)
+    yield* state.apply(config)
+    if (first) return
+    yield* Effect.logInfo(
+      `configuration reloaded: ${config.loops.map((loop) => loop.name).join(", ") || "no loops"}`
+    ).pipe(Effect.annotateLogs("file", file))
+    for (const warning of trustWarnings(config)) yield* Effect.logWarning(warning)
+    if (needRestart.length > 0) {
+      yield* Effect.logWarning(`these changes apply at the next start only: ${needRestart.join(", ")}`)
+    }
+  })
+
+  return yield* check.pipe(
+    Effect.catchAllCause((cause) => Effect.logError("configuration check failed", cause)),
+    Effect.ensuring(Effect.sync(() => (first = false))),
+    Effect.zipRight(Effect.sleep(CONFIG_POLL_INTERVAL)),
+    Effect.forever
+  )
+})

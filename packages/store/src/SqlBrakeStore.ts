@@ -1,0 +1,18 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import { Effect, Layer } from "effect"
+import { BrakeStore } from "./BrakeStore"
+import { makeHoldQueries } from "./SqlBrakeStore/holdQueries"
+import { makeProgressQueries } from "./SqlBrakeStore/progressQueries"
+import { makeUsageQueries } from "./SqlBrakeStore/usageQueries"
+
+/** The BrakeStore on the SQLite ledger (migration 0004); needs `Sql.layer` (or `Sql.layerUnlocked`) below it. */
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return BrakeStore.of({
+    ...makeUsageQueries(sql),
+    ...makeProgressQueries(sql),
+    ...makeHoldQueries(sql)
+  })
+})
+
+export const layer: Layer.Layer<BrakeStore, never, SqlClient.SqlClient> = Layer.effect(BrakeStore, make)

@@ -1,0 +1,90 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlSchema from "@effect/sql/SqlSchema"
+import { Clock, Effect, Layer, Schema } from "effect"
+import { Submission } from "@usine/core/event/Submission"
+import { EventId } from "@usine/core/ids/EventId"
+import { ItemKey } from "@usine/core/ids/ItemKey"
+import { refusalEventIdOf } from "@usine/core/trust/refusalEventIdOf"
+import { TriggerRefusals } from "./TriggerRefusals"
+
+const RefusedRow = Schema.transform(
+  Schema.Struct({
+    id: Schema.String,
+    loop: Schema.String,
+    item_key: Schema.String,
+    repository: Schema.String,
+    number: Schema.NullOr(Schema.Number),
+    reason: Schema.String,
+    at: Schema.Number
+  }),
+  Schema.Struct({
+    eventId: Schema.String.pipe(Schema.fromBrand(EventId)),
+    loop: Schema.String,
+    itemKey: Schema.String.pipe(Schema.fromBrand(ItemKey)),
+    repository: Schema.String,
+    number: Schema.UndefinedOr(Schema.Number),
+    reason: Schema.String,
+    at: Schema.Number
+  }),
+  {
+    strict: true,
+    decode: (row) => ({
+      eventId: row.id,
+      loop: row.loop,
+      itemKey: row.item_key,
+      repository: row.repository,
+      number: row.number ?? undefined,
+      reason: row.reason,
+      at: row.at
+    }),
+    encode: (r) => ({
+      id: r.eventId,
+      loop: r.loop,
+      item_key: r.itemKey,
+      repository: r.repository,
+      number: r.number ?? null,
+      reason: r.reason,
+      at: r.at
+    })
+  }
+)
+
+const SubmissionJson = Schema.parseJson(Submission)
+
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  const recent = SqlSchema.findAll({
+    Request: Schema.Number,
+    Result: RefusedRow,
+    execute: (limit) =>
+      sql`SELECT e.id, e.loop, e.item_key, e.repository, e.number, i.reason, i.at
+          FROM usine_ignored_events i JOIN usine_events e ON e.id = i.event_id
+          WHERE i.event_id LIKE 'trust-refused:%'
+          ORDER BY i.at DESC, i.event_id DESC LIMIT ${limit}`
+  })
+
+  const record = Effect.fn("TriggerRefusals.record")(function* (submission: Submission, reason: string) {
+    const eventId = refusalEventIdOf(submission.eventId)
+    const json = yield* Schema.encode(SubmissionJson)({ ...submission, eventId })
+    const now = yield* Clock.currentTimeMillis
+    const inserted = yield* sql`INSERT OR IGNORE INTO usine_events
+        (id, loop, item_key, repository, number, generation, content_hash, submission_json, received_at, recorded_at,
+         status)
+        VALUES (${eventId}, ${submission.loop}, ${submission.itemKey}, ${submission.repository},
+         ${submission.number ?? null}, ${submission.generation}, ${submission.contentHash ?? null}, ${json},
+         ${submission.receivedAt}, ${now}, 'ignored')
+        RETURNING id`
+    if (inserted.length === 0) return false
+    yield* sql`INSERT INTO usine_ignored_events (event_id, reason, at) VALUES (${eventId}, ${reason}, ${now})`
+    return true
+  }, (effect) => sql.withTransaction(effect).pipe(Effect.orDie))
+
+  return TriggerRefusals.of({
+    record,
+    recent: (limit: number) => Effect.orDie(recent(Math.max(0, Math.trunc(limit))))
+  })
+})
+
+/** Refused triggers on the SQLite ledger; needs `Sql.layer` (or `Sql.layerUnlocked`) below it. */
+export const layer: Layer.Layer<TriggerRefusals, never, SqlClient.SqlClient> = Layer.effect(TriggerRefusals, make)
