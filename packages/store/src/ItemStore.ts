@@ -10,6 +10,7 @@ export interface ItemProjection {
   /** The GraphQL payload slice as fetched. */
   readonly payload: unknown
   readonly contentHash: string
+  /** When this content was first observed: a re-observation with the same content hash changes nothing. */
   readonly observedAt: number
 }
 
@@ -29,7 +30,7 @@ export interface PollCursor {
 export class ItemStore extends Context.Tag("usine/ItemStore")<
   ItemStore,
   {
-    /** Stores (replaces) an Item's projection. */
+    /** Stores an Item's projection; the stored row changes only when the content hash does. */
     readonly saveProjection: (projection: ItemProjection) => Effect.Effect<void>
     /** An Item's projection, if it was ever observed. */
     readonly projection: (itemKey: ItemKey) => Effect.Effect<Option.Option<ItemProjection>>

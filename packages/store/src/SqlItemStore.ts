@@ -86,7 +86,8 @@ export const make = Effect.gen(function* () {
     execute: (row) =>
       sql`INSERT INTO usine_item_projections ${sql.insert({ ...row, repository: repositoryKey(row.repository) })}
           ON CONFLICT (item_key) DO UPDATE SET payload_json = excluded.payload_json,
-            content_hash = excluded.content_hash, observed_at = excluded.observed_at`
+            content_hash = excluded.content_hash, observed_at = excluded.observed_at
+          WHERE usine_item_projections.content_hash <> excluded.content_hash`
   })
   const projection = SqlSchema.findOne({
     Request: Schema.String,

@@ -27,6 +27,19 @@ describe("ItemStore", () => {
         assert.deepStrictEqual(yield* items.projections("other/repo"), [])
       }))
 
+    it.effect("a re-observation with the same content hash leaves the stored row, and its time, alone", () =>
+      Effect.gen(function* () {
+        const items = yield* ItemStore
+        const key = itemKeyOf("acme/widgets", 30)
+        const base = { itemKey: key, repository: "acme/widgets", number: 30, contentHash: "h1" }
+        yield* items.saveProjection({ ...base, payload: { title: "t", updatedAt: "a" }, observedAt: 10 })
+        yield* items.saveProjection({ ...base, payload: { title: "t", updatedAt: "b" }, observedAt: 20 })
+        assert.strictEqual(Option.getOrThrow(yield* items.projection(key)).observedAt, 10)
+        yield* items.saveProjection({ ...base, contentHash: "h2", payload: { title: "u" }, observedAt: 30 })
+        const stored = Option.getOrThrow(yield* items.projection(key))
+        assert.deepStrictEqual([stored.observedAt, stored.payload], [30, { title: "u" }])
+      }))
+
     it.effect("stores, replaces and clears a repository's poll cursor", () =>
       Effect.gen(function* () {
         const items = yield* ItemStore

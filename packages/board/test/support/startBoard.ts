@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Context, Duration, Effect, Layer, Option } from "effect"
+import { contentHash as hashOf } from "@usine/core/content/contentHash"
 import type { Submission } from "@usine/core/event/Submission"
 import { itemEventIdOf } from "@usine/core/ids/EventId"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
@@ -104,7 +105,9 @@ export const boardLayer = (options: BoardOptions = {}) =>
           if (Option.isNone(found)) return
           const payload = found.value.payload as { labels: { nodes: Array<{ name: string }> } }
           const names = payload.labels.nodes.map((l) => l.name).filter((n) => n !== from && n !== to)
-          yield* items.saveProjection({ ...found.value, payload: { ...payload, labels: { nodes: [...names, to].map((name) => ({ name })) } } })
+          // As the next poll would: new labels, a new payload, so a new content hash.
+          const moved = { ...payload, labels: { nodes: [...names, to].map((name) => ({ name })) } }
+          yield* items.saveProjection({ ...found.value, payload: moved, contentHash: hashOf(moved) })
         })
     })))
     const feeds = Layer.mergeAll(

@@ -1,0 +1,71 @@
+import { join } from "node:path"
+import { AGENT, BOARD_TOKEN, REPOSITORY } from "../../support/daemonConfig"
+
+/** The Board's columns and the labels they stand for; moving a card to Ready starts `fix-bugs`. */
+export const COLUMNS = { ideas: { name: "Ideas", label: "idea" }, ready: { name: "Ready", label: "ready-for-agent" } } as const
+/** The label of the Loop whose Agent fails its first Attempt. */
+export const FLAKY_LABEL = "flaky"
+/** The first transcript line of the slow agent, printed seconds before the rest, so the page sees rows arrive. */
+export const FIRST_LINE = "reading the issue before touching the code"
+
+const node = JSON.stringify(process.execPath)
+const agent = JSON.stringify(AGENT)
+
+/**
+ * `slow`: the demo's scripted agent after a first line and a pause. `flaky`: exits 1 while the marker file is
+ * absent (creating it), so the first Attempt fails and a retry runs the demo's agent.
+ */
+const agents = (marker: string) => `agents:
+  slow:
+    harness: command
+    command: [sh, -c, ${JSON.stringify(`echo '${FIRST_LINE}'; sleep 4; exec ${node} ${agent}`)}]
+  flaky:
+    harness: command
+    command: [sh, -c, ${
+  JSON.stringify(
+    `if [ -e '${marker}' ]; then exec ${node} ${agent}; fi; touch '${marker}'; ` +
+      "echo 'the model provider hung up on the first try'; exit 1"
+  )
+}]`
+
+/** The browser suite's usine.yaml: the emulator as GitHub, a Board with a token and two columns, two Loops. */
+export const browserConfig = (options: {
+  readonly apiUrl: string
+  readonly token: string
+  readonly boardPort: number
+  readonly dir: string
+}) => `github:
+  token: ${options.token}
+  api_url: ${options.apiUrl}
+repositories: [${REPOSITORY}]
+poll_interval: 1s
+ledger: state/ledger.db
+labels:
+  - {name: ${COLUMNS.ideas.label}, color: "d876e3"}
+  - {name: ${COLUMNS.ready.label}, color: "0e8a16"}
+  - {name: ${FLAKY_LABEL}, color: "fbca04"}
+board:
+  listen: 127.0.0.1:${options.boardPort}
+  token: ${BOARD_TOKEN}
+  columns:
+    - {name: ${COLUMNS.ideas.name}, label: ${COLUMNS.ideas.label}}
+    - {name: ${COLUMNS.ready.name}, label: ${COLUMNS.ready.label}}
+${agents(join(options.dir, "flaky-failed-once"))}
+workers:
+  local:
+    root: ${JSON.stringify(join(options.dir, "workspaces"))}
+    max_concurrent_attempts: 2
+loops:
+  - name: fix-bugs
+    on: issues
+    if: '"${COLUMNS.ready.label}" in item.labels'
+    prompt: "Fix issue #{{ item.number }} of {{ repository }}: {{ item.title }}"
+    agent: slow
+    approval: required
+  - name: flaky-features
+    on: issues
+    if: '"${FLAKY_LABEL}" in item.labels'
+    prompt: "Implement issue #{{ item.number }} of {{ repository }}: {{ item.title }}"
+    agent: flaky
+    approval: none
+`
