@@ -1,6 +1,14 @@
-import { defineProject } from "vitest/config"
+import { configDefaults, defineProject } from "vitest/config"
+
+// `*.agents.test.ts` drive agent CLIs outside the README's test command (Codex's native binary): they run only in
+// the `test:agents` profile, which sets USINE_TEST_AGENTS=1.
+const agents = process.env["USINE_TEST_AGENTS"] === "1"
 
 // The demo's sample repository has its own `node --test` suite; it is the agent's to run, not Vitest's.
 export default defineProject({
-  test: { name: "@usine/app", include: ["test/**/*.test.ts"] }
+  test: {
+    name: "@usine/app",
+    include: ["test/**/*.test.ts"],
+    exclude: agents ? configDefaults.exclude : [...configDefaults.exclude, "test/**/*.agents.test.ts"]
+  }
 })

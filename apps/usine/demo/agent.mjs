@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The demo's agent: a script in place of a coding-agent CLI, so the demo runs offline with no model and no key.
+// The demo's stand-in agent (`usine demo --agent script`, or when the Pi CLI is missing): a script in place of a
+// coding-agent CLI, so the demo runs offline with no model and no key.
 // usine starts it like any `command` Agent: the prompt on stdin (and in $USINE_PROMPT_FILE), the Attempt's worktree
 // as its working directory. It knows the two tasks of the demo's issues, makes the real change, runs the project's
 // tests and commits; usine then pushes the branch and opens the pull request. Every line it prints is a transcript row.

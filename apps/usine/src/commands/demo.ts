@@ -8,6 +8,7 @@ import { serveDaemon } from "../daemon/serveDaemon"
 import { planStartup } from "../daemon/StartupPlan"
 import { startupFailed } from "../daemon/startupFailed"
 import { autoApprove } from "../demo/autoApprove"
+import { demoAgents } from "../demo/demoAgents"
 import { demoBanner } from "../demo/demoBanner"
 import { demoConfig } from "../demo/demoConfig"
 import { openPullRequests } from "../demo/openPullRequests"
@@ -39,7 +40,11 @@ export const demo = Command.make(
       Options.withDescription("drain and exit 0 once this many pull requests are open"),
       Options.optional
     ),
-    port: Options.integer("port").pipe(Options.withDescription("the board's port"), Options.withDefault(8787))
+    port: Options.integer("port").pipe(Options.withDescription("the board's port"), Options.withDefault(8787)),
+    agent: Options.choice("agent", ["pi", "script"]).pipe(
+      Options.withDescription("the real Pi CLI on a scripted model (default), or a script standing in for an agent"),
+      Options.withDefault("pi" as const)
+    )
   },
   (options) =>
     Effect.gen(function* () {
@@ -48,10 +53,11 @@ export const demo = Command.make(
       const folder = yield* fs.makeTempDirectoryScoped({ prefix: "usine-demo-" })
       const sim = Context.get(yield* Layer.build(GitHubSim.layer()), GitHubSim)
       const token = yield* seedDemo(sim.control)
+      const agents = yield* demoAgents(options.agent)
       const configFile = path.join(folder, "usine.yaml")
       yield* fs.writeFileString(
         configFile,
-        demoConfig({ apiUrl: sim.url, token, boardPort: options.port, workspaces: path.join(folder, "workspaces") })
+        demoConfig({ apiUrl: sim.url, token, boardPort: options.port, workspaces: path.join(folder, "workspaces"), agents })
       )
       const plan = yield* planStartup(configFile).pipe(
         Effect.mapError((error) =>
@@ -67,7 +73,7 @@ export const demo = Command.make(
         alongside: (services, boardUrl) =>
           Effect.all(
             [
-              Console.log(demoBanner({ boardUrl, simUrl: sim.url, autoApprove: options.autoApprove, exitAfter })),
+              Console.log(demoBanner({ boardUrl, simUrl: sim.url, autoApprove: options.autoApprove, exitAfter, agent: agents._tag })),
               options.autoApprove ? autoApprove : Effect.void,
               exitAfter === undefined ? Effect.void : exitAfterPullRequests(exitAfter)
             ],
@@ -84,4 +90,4 @@ export const demo = Command.make(
         )
       )
     }).pipe(Effect.scoped, Effect.catchAll(startupFailed("demo")))
-).pipe(Command.withDescription("Watch an issue become a pull request: the emulator, a scripted agent and the board, offline."))
+).pipe(Command.withDescription("Watch an issue become a pull request: the emulator, the real Pi agent on a scripted model, and the board, offline."))

@@ -1,3 +1,4 @@
+import type { DemoAgents } from "./demoAgents"
 import { DEMO_ISSUES, DEMO_REPOSITORY } from "./seedDemo"
 
 /** What the demo prints once it is up: where the Board is and what to click. */
@@ -6,6 +7,7 @@ export const demoBanner = (options: {
   readonly simUrl: string
   readonly autoApprove: boolean
   readonly exitAfter: number | undefined
+  readonly agent: DemoAgents["_tag"]
 }): string => {
   const [bug, feature, idea] = DEMO_ISSUES
   const approval = options.autoApprove
@@ -16,7 +18,9 @@ export const demoBanner = (options: {
     "usine demo is running, offline:",
     `  board   ${options.boardUrl}`,
     `  GitHub  an emulator at ${options.simUrl} with ${DEMO_REPOSITORY} (a tiny Node project and its tests)`,
-    "  agent   a scripted stand-in for a coding agent: it makes the change, runs the tests and commits",
+    options.agent === "Pi"
+      ? "  agent   the real Pi coding agent, its model a scripted server on 127.0.0.1: it edits, runs the tests and commits"
+      : "  agent   a scripted stand-in for a coding agent: it makes the change, runs the tests and commits",
     "",
     "What to look at:",
     ` 1. Runs (${options.boardUrl}runs): #2 "${feature.title}" starts by itself (its Loop has approval: none).`,

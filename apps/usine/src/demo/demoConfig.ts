@@ -1,7 +1,37 @@
+import type { DemoAgents } from "./demoAgents"
 import { DEMO_AGENT, DEMO_REPOSITORY } from "./seedDemo"
 
+const list = (words: ReadonlyArray<string>) => `[${words.map((w) => JSON.stringify(w)).join(", ")}]`
+
+/** The `agents:` section and which Agent each Loop runs. */
+const agentsOf = (agents: DemoAgents) =>
+  agents._tag === "Script"
+    ? {
+        bugs: "demo-agent",
+        features: "demo-agent",
+        section: `agents:
+  # A script standing in for a coding agent (demo/agent.mjs): it knows the demo's two issues.
+  demo-agent:
+    harness: command
+    command: ${list([process.execPath, DEMO_AGENT])}`
+      }
+    : {
+        bugs: "pi-bugs",
+        features: "pi-features",
+        section: `agents:
+  # The real Pi CLI; its model is a scripted server on 127.0.0.1 that knows this Loop's issue (no key, no network).
+  pi-bugs:
+    harness: pi
+    command: ${list(agents.command)}
+    provider: {base_url: ${JSON.stringify(agents.bugs)}, model: sim-model}
+  pi-features:
+    harness: pi
+    command: ${list(agents.command)}
+    provider: {base_url: ${JSON.stringify(agents.features)}, model: sim-model}`
+      }
+
 /**
- * The demo's usine.yaml: the emulator as GitHub, the scripted agent, one local Worker, a Loop that waits for approval
+ * The demo's usine.yaml: the emulator as GitHub, the demo's Agents, one local Worker, a Loop that waits for approval
  * and one that does not. Written to disk and started like any configuration.
  */
 export const demoConfig = (options: {
@@ -9,7 +39,10 @@ export const demoConfig = (options: {
   readonly token: string
   readonly boardPort: number
   readonly workspaces: string
-}): string => `# usine demo: written by \`usine demo\`; every Run works on the emulator's ${DEMO_REPOSITORY}.
+  readonly agents: DemoAgents
+}): string => {
+  const agents = agentsOf(options.agents)
+  return `# usine demo: written by \`usine demo\`; every Run works on the emulator's ${DEMO_REPOSITORY}.
 github:
   token: ${JSON.stringify(options.token)}
   api_url: ${JSON.stringify(options.apiUrl)}
@@ -30,10 +63,7 @@ board:
     - {name: Ideas, label: question}
     - {name: Ready, label: ready-for-agent}
 
-agents:
-  demo-agent:
-    harness: command
-    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(DEMO_AGENT)}]
+${agents.section}
 
 workers:
   local:
@@ -50,7 +80,7 @@ loops:
       Fix issue #{{ item.number }} of {{ repository }}: {{ item.title }}
 
       {{ item.body }}
-    agent: demo-agent
+    agent: ${agents.bugs}
     approval: required
     verify: ["node --test"]
 
@@ -62,7 +92,8 @@ loops:
       Implement issue #{{ item.number }} of {{ repository }}: {{ item.title }}
 
       {{ item.body }}
-    agent: demo-agent
+    agent: ${agents.features}
     approval: none
     verify: ["node --test"]
 `
+}

@@ -8,7 +8,7 @@ export const DEMO_REPOSITORY = "demo/slugger"
 /** A tiny Node project with a `node --test` suite: what the demo's agent works on. */
 export const SAMPLE_REPOSITORY_DIR = fileURLToPath(new URL("../../demo/sample-repo", import.meta.url))
 
-/** The scripted agent the demo's Loops run (harness `command`). */
+/** The stand-in agent the demo's Loops run with `--agent script` (harness `command`); by default they run Pi. */
 export const DEMO_AGENT = fileURLToPath(new URL("../../demo/agent.mjs", import.meta.url))
 
 /** The demo's issues: one for the Loop that waits for approval, one for the Loop that does not, one for neither. */

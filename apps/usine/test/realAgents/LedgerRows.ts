@@ -1,0 +1,89 @@
+import { createRequire } from "node:module"
+import { Effect, Option } from "effect"
+import { eventually } from "../support/http"
+
+interface Database {
+  prepare(sql: string): { all(...params: ReadonlyArray<unknown>): Array<Record<string, unknown>> }
+  close(): void
+}
+
+// The ledger's own driver, from the store package that owns it: the app has no SQLite dependency of its own.
+const storeRequire = createRequire(createRequire(import.meta.url).resolve("@usine/store/Sql"))
+const Sqlite = storeRequire("better-sqlite3") as new (
+  path: string,
+  options: { readonly readonly: boolean; readonly fileMustExist: boolean; readonly timeout: number }
+) => Database
+
+export interface RunRow {
+  readonly id: string
+  readonly state: string
+  readonly number: number
+}
+
+export interface AttemptRow {
+  readonly number: number
+  readonly startedAt: number
+  readonly endedAt: number | undefined
+  readonly outcome:
+    | {
+        readonly _tag: "Succeeded" | "Failed" | "Canceled"
+        readonly failure?: { readonly _tag: string; readonly reason: string; readonly evidence: string; readonly retryAt?: number }
+        readonly result?: { readonly pullRequestNumber?: number; readonly pullRequestUrl?: string; readonly branch?: string }
+      }
+    | undefined
+}
+
+export interface AgentHoldRow {
+  readonly until: number
+  readonly reason: string
+  readonly attemptId: string
+}
+
+/** One read-only look at the daemon's ledger, closed at once: the daemon keeps writing meanwhile. */
+const read = <A>(file: string, query: (db: Database) => A) =>
+  Effect.try(() => {
+    const db = new Sqlite(file, { readonly: true, fileMustExist: true, timeout: 5_000 })
+    try {
+      return query(db)
+    } finally {
+      db.close()
+    }
+  })
+
+/** What the tests read of a running daemon's ledger, by Loop: Runs, Attempts and the brakes' agent holds. */
+export const ledgerRows = (file: string) => {
+  const runs = (loop: string) =>
+    read(file, (db) =>
+      db.prepare("SELECT id, state, number FROM usine_runs WHERE loop = ? ORDER BY created_at").all(loop) as unknown as ReadonlyArray<RunRow>
+    )
+  const attempts = (runId: string) =>
+    read(file, (db) =>
+      db
+        .prepare("SELECT number, started_at, ended_at, outcome_json FROM usine_attempts WHERE run_id = ? ORDER BY number")
+        .all(runId)
+        .map((row): AttemptRow => ({
+          number: Number(row["number"]),
+          startedAt: Number(row["started_at"]),
+          endedAt: row["ended_at"] === null ? undefined : Number(row["ended_at"]),
+          outcome: row["outcome_json"] === null ? undefined : JSON.parse(String(row["outcome_json"]))
+        }))
+    )
+  const agentHold = (agent: string) =>
+    read(file, (db) =>
+      Option.fromNullable(
+        db.prepare("SELECT until, reason, attempt_id AS attemptId FROM usine_agent_holds WHERE agent = ?").all(agent)[0] as
+          | AgentHoldRow
+          | undefined
+      )
+    )
+  /** The Loop's one Run once it is closed (Succeeded, Failed or Canceled), waiting at most `seconds`. */
+  const closedRun = (loop: string, seconds: number) =>
+    eventually(
+      `the ${loop} Run closed`,
+      Effect.map(runs(loop).pipe(Effect.orElseSucceed(() => [])), (found) =>
+        Option.filter(Option.fromNullable(found[0]), (run) => ["Succeeded", "Failed", "Canceled"].includes(run.state))
+      ),
+      seconds
+    )
+  return { runs, attempts, agentHold, closedRun }
+}

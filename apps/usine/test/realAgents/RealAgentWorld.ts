@@ -1,0 +1,107 @@
+import { cpSync, mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { Effect } from "effect"
+import type { ModelScript } from "@usine/model-sim/ModelScript"
+import { type RunningModelSim, startModelSim } from "@usine/model-sim/startModelSim"
+import { BOARD_TOKEN, REPOSITORY, SAMPLE_REPOSITORY } from "../support/daemonConfig"
+import { freePort } from "../support/freePort"
+import { scopedDir, scopedSim } from "../support/scopedSim"
+import { startUsine } from "../support/UsineProcess"
+import { ledgerRows } from "./LedgerRows"
+import { type RealAgentLoop, realAgentsConfig } from "./realAgentsConfig"
+
+/** The key the daemon holds for the scripted model; every Agent's `provider.api_key_env` names it. */
+export const MODEL_KEY = "sim-key-5e7a91c2d4"
+
+/** One Loop of the world: its own issue, its own Agent, and its own model (or an endpoint that refuses connections). */
+export interface Scenario {
+  readonly name: string
+  readonly title: string
+  /** The scripted model behind the Agent; absent: a dead endpoint. */
+  readonly script?: ModelScript
+}
+
+/** Pi's documented project settings, in the sample repository: one quick retry of its own instead of 3 + 2 per request. */
+const PI_PROJECT_SETTINGS = { retry: { maxRetries: 1, baseDelayMs: 500, provider: { maxRetries: 0 } } }
+
+const scopedModel = (script: ModelScript) =>
+  Effect.acquireRelease(
+    Effect.promise(() => startModelSim(script)),
+    (sim) => Effect.promise(() => sim.close())
+  )
+
+/** A port that was just free: a model endpoint there refuses every connection. */
+const deadEndpoint = Effect.map(freePort, (port) => `http://127.0.0.1:${port}/v1`)
+
+/**
+ * A real daemon (`usine up` as a child process) on the GitHub emulator, whose repository is the demo's sample
+ * project, with one labelled issue per scenario already open, and the real agent CLI on a scripted model for each.
+ * Everything (processes, servers, folders) goes with the scope.
+ */
+export const realAgentWorld = (options: {
+  readonly harness: "pi" | "codex"
+  readonly command: ReadonlyArray<string>
+  readonly scenarios: ReadonlyArray<Scenario>
+  readonly stallMinutes: number
+}) =>
+  Effect.gen(function* () {
+    const dir = yield* scopedDir
+    const gitHub = yield* scopedSim
+    const { token } = yield* Effect.promise(() => gitHub.control.createUser({ login: "usine-bot", permission: "write" }))
+    const seed = join(dir, "seed")
+    cpSync(SAMPLE_REPOSITORY, seed, { recursive: true })
+    mkdirSync(join(seed, ".pi"))
+    writeFileSync(join(seed, ".pi", "settings.json"), `${JSON.stringify(PI_PROJECT_SETTINGS, null, 2)}\n`)
+    const [owner = "", name = ""] = REPOSITORY.split("/")
+    yield* Effect.promise(() => gitHub.control.createRepository({ owner, name, seedDirectory: seed }))
+
+    const models: Record<string, RunningModelSim> = {}
+    const issues: Record<string, number> = {}
+    const loops: Array<RealAgentLoop> = []
+    for (const scenario of options.scenarios) {
+      const model = scenario.script === undefined ? undefined : yield* scopedModel(scenario.script)
+      if (model !== undefined) models[scenario.name] = model
+      yield* Effect.promise(() => gitHub.control.createLabel({ repo: REPOSITORY, name: scenario.name }))
+      const issue = yield* Effect.promise(() =>
+        gitHub.control.createIssue({ repo: REPOSITORY, title: scenario.title, body: "See the title.", labels: [scenario.name] })
+      )
+      issues[scenario.name] = issue.number
+      loops.push({
+        name: scenario.name,
+        agent: `${options.harness}-${scenario.name}`,
+        baseUrl: model?.baseUrl ?? (yield* deadEndpoint)
+      })
+    }
+
+    const workspaces = join(dir, "workspaces")
+    const boardPort = yield* freePort
+    writeFileSync(
+      join(dir, "usine.yaml"),
+      realAgentsConfig({
+        apiUrl: gitHub.url,
+        token,
+        boardPort,
+        workspaces,
+        harness: options.harness,
+        command: options.command,
+        keyVariable: "USINE_TEST_MODEL_KEY",
+        stallMinutes: options.stallMinutes,
+        loops
+      })
+    )
+    const usine = yield* startUsine(dir, ["up"], { USINE_TEST_MODEL_KEY: MODEL_KEY })
+    const boardUrl = (yield* usine.waitFor(/board=(http:\/\/127\.0\.0\.1:\d+\/)/))[1] ?? ""
+    return {
+      dir,
+      workspaces,
+      gitHub: { url: gitHub.url, token, cloneUrl: gitHub.authenticatedCloneUrl(REPOSITORY, token) },
+      boardUrl,
+      boardToken: BOARD_TOKEN,
+      usine,
+      models,
+      issues,
+      ledger: ledgerRows(join(dir, "state", "ledger.db"))
+    }
+  })
+
+export type RealAgentWorld = Effect.Effect.Success<ReturnType<typeof realAgentWorld>>

@@ -1,0 +1,53 @@
+import { BOARD_TOKEN, REPOSITORY } from "../support/daemonConfig"
+
+/** One Loop on the issues labelled with its name, run by its own Agent on its own model endpoint. */
+export interface RealAgentLoop {
+  readonly name: string
+  readonly agent: string
+  readonly baseUrl: string
+}
+
+const list = (words: ReadonlyArray<string>) => `[${words.map((w) => JSON.stringify(w)).join(", ")}]`
+
+/**
+ * A usine.yaml with a real agent CLI per Loop, each Agent pointed at a model endpoint through `provider`: every
+ * Loop starts without approval, verifies with the sample project's tests, and stalls after `stall_minutes`.
+ */
+export const realAgentsConfig = (options: {
+  readonly apiUrl: string
+  readonly token: string
+  readonly boardPort: number
+  readonly workspaces: string
+  readonly harness: "pi" | "codex"
+  readonly command: ReadonlyArray<string>
+  readonly keyVariable: string
+  readonly stallMinutes: number
+  readonly loops: ReadonlyArray<RealAgentLoop>
+}) => `github:
+  token: ${options.token}
+  api_url: ${options.apiUrl}
+repositories: [${REPOSITORY}]
+poll_interval: 1s
+ledger: state/ledger.db
+board:
+  listen: 127.0.0.1:${options.boardPort}
+  token: ${BOARD_TOKEN}
+agents:${options.loops.map((loop) => `
+  ${loop.agent}:
+    harness: ${options.harness}
+    command: ${list(options.command)}
+    provider: {base_url: ${JSON.stringify(loop.baseUrl)}, api_key_env: ${options.keyVariable}, model: sim-model}`).join("")}
+workers:
+  local:
+    max_concurrent_attempts: ${options.loops.length}
+    root: ${JSON.stringify(options.workspaces)}
+loops:${options.loops.map((loop) => `
+  - name: ${loop.name}
+    on: issues
+    if: '"${loop.name}" in item.labels'
+    prompt: "Fix issue #{{ item.number }} of {{ repository }}: {{ item.title }}"
+    agent: ${loop.agent}
+    approval: none
+    verify: ["node --test"]
+    stall_minutes: ${options.stallMinutes}`).join("")}
+`
