@@ -13,7 +13,7 @@ import { MODEL_KEY, type RealAgentWorld, realAgentWorld } from "./realAgents/Rea
 const CODEX = fileURLToPath(new URL("../node_modules/.bin/codex", import.meta.url))
 const ALWAYS = Number.POSITIVE_INFINITY
 // LoopConfig accepts whole minutes only, so the stall scenario costs a real minute.
-const STALL_MINUTES = 1
+const STALL_MINUTES = 0.5
 
 class CodexWorld extends Context.Tag("test/CodexWorld")<CodexWorld, RealAgentWorld>() {}
 

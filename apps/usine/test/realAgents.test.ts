@@ -14,7 +14,7 @@ const FIX = demoModelScripts.fixPunctuation
 const after = (...faults: ModelScript["turns"]): ModelScript => ({ turns: [...faults, ...FIX.turns] })
 
 // The Loop's stall limit. LoopConfig accepts whole minutes only, so the stall scenario costs a real minute.
-const STALL_MINUTES = 1
+const STALL_MINUTES = 0.5
 
 class PiWorld extends Context.Tag("test/PiWorld")<PiWorld, RealAgentWorld>() {}
 

@@ -24,6 +24,12 @@ export const PositiveInt = Schema.Number.pipe(
   Schema.annotations({ description: "a positive whole number" })
 )
 
+/** Minutes where a fraction makes sense (a stall of 0.5 is thirty seconds). */
+export const PositiveMinutes = Schema.Number.pipe(
+  Schema.positive(),
+  Schema.annotations({ description: "a positive number of minutes (fractions allowed)" })
+)
+
 export const NonNegativeInt = Schema.Number.pipe(
   Schema.int(),
   Schema.nonNegative(),

@@ -1,6 +1,6 @@
 import { Either, Schema } from "effect"
 import { CelExpressionFromString, compileCel } from "./CelExpression"
-import { Name, NonEmptyString, NonNegativeInt, PositiveInt, RepositoryPattern } from "./ConfigScalars"
+import { Name, NonEmptyString, NonNegativeInt, PositiveInt, PositiveMinutes, RepositoryPattern } from "./ConfigScalars"
 import { CronPatternString, TimeZone } from "./CronSchedule"
 import { GitHubLogin, TrustMode } from "../trust/TrustPolicy"
 import { LiquidTemplateFromString } from "./LiquidTemplate"
@@ -34,7 +34,7 @@ export const LoopConfig = Schema.Struct({
     Schema.fromKey("forbidden_paths")
   ),
   maxChangedFiles: Schema.optional(PositiveInt).pipe(Schema.fromKey("max_changed_files")),
-  stallMinutes: Schema.optional(PositiveInt).pipe(Schema.fromKey("stall_minutes")),
+  stallMinutes: Schema.optional(PositiveMinutes).pipe(Schema.fromKey("stall_minutes")),
   /** Minutes a Run may wait for approval. */
   approvalTimeout: Schema.optional(PositiveInt).pipe(Schema.fromKey("approval_timeout")),
   /** The Workers this Loop may use; absent means every Worker that can run its Agent. */
