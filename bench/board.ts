@@ -1,0 +1,111 @@
+import { Effect } from "effect"
+import { attemptIdOf } from "@usine/core/ids/AttemptId"
+import { runIdOf } from "@usine/core/ids/RunId"
+import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
+import { type BenchTarget, emitReport } from "./BenchReport"
+import { boardWorld } from "./board/boardWorld"
+import { OPEN_MIX, seededLedger } from "./seededLedger"
+import { pairSubmission, SEED_EPOCH } from "./seedLedger"
+import { sizesFromArgs } from "./sizesFromArgs"
+
+const REQUESTS = 100
+const WARMUP = 5
+/** Runs whose pages are requested, each with a transcript of TRANSCRIPT rows. */
+const SAMPLED_RUNS = 20
+const TRANSCRIPT = 300
+
+const transcript = (at: number): ReadonlyArray<TranscriptEntry> =>
+  Array.from({ length: TRANSCRIPT }, (_, i) =>
+    i % 3 === 0
+      ? { kind: "tool_call", tool: "shell", text: `rg -n "reconcile" packages/engine/src # step ${i}`, at: at + i }
+      : i % 3 === 1
+      ? { kind: "tool_result", tool: "shell", text: `packages/engine/src/RunEngine.ts:${i}: reconcile`.repeat(4), at: at + i }
+      : { kind: "assistant", text: `I will change the reconcile loop next (${i}). `.repeat(6), at: at + i })
+
+const quantile = (sorted: ReadonlyArray<number>, q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
+
+/** GETs `path` WARMUP times, then REQUESTS times in a row, timing each answer read to its last byte. */
+const latency = (origin: string, paths: ReadonlyArray<string>, json: boolean) =>
+  Effect.promise(async () => {
+    const get = async (path: string) => {
+      const response = await fetch(`${origin}${path}`, { headers: { accept: json ? "application/json" : "text/html" } })
+      const body = await response.text()
+      if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${body.slice(0, 200)}`)
+      if (json) JSON.parse(body)
+      return body.length
+    }
+    for (let i = 0; i < WARMUP; i++) await get(paths[i % paths.length]!)
+    const times: Array<number> = []
+    let bytes = 0
+    for (let i = 0; i < REQUESTS; i++) {
+      const started = performance.now()
+      bytes += await get(paths[i % paths.length]!)
+      times.push(performance.now() - started)
+    }
+    times.sort((a, b) => a - b)
+    return { median: quantile(times, 0.5), p99: quantile(times, 0.99), kb: bytes / REQUESTS / 1000 }
+  })
+
+const measure = (events: number) =>
+  Effect.scoped(Effect.gen(function*() {
+    const { file } = yield* seededLedger(events)
+    const started = performance.now()
+    const { memory, server, store } = yield* boardWorld(file)
+    const startupMs = performance.now() - started
+    const runs = Array.from({ length: SAMPLED_RUNS }, (_, k) => {
+      const i = Math.floor((k * (events - 4)) / SAMPLED_RUNS)
+      return runIdOf(pairSubmission(i >> 1, i & 1, SEED_EPOCH + i * 1000).eventId)
+    })
+    for (const runId of runs) yield* store.appendTranscript(attemptIdOf(runId, 1), transcript(SEED_EPOCH))
+    while (memory.executions.length < OPEN_MIX.running) yield* Effect.sleep("50 millis")
+    const origin = server.origin
+    const pages = [
+      { name: "Runs", page: ["/runs"], api: ["/api/runs"] },
+      { name: "Runs, state Failed", page: ["/runs?state=Failed"], api: ["/api/runs?state=Failed"] },
+      { name: "Run (300 transcript rows)", page: runs.map((id) => `/runs/${id}`), api: runs.map((id) => `/api/runs/${id}`) },
+      { name: "Needs you", page: ["/"], api: ["/api/needs-you"] }
+    ]
+    const rows = []
+    for (const p of pages) {
+      rows.push({ events, name: p.name, kind: "page", ...(yield* latency(origin, p.page, false)) })
+      rows.push({ events, name: p.name, kind: "JSON", ...(yield* latency(origin, p.api, true)) })
+    }
+    return { events, startupMs, rows }
+  }))
+
+const program = Effect.gen(function*() {
+  const results = []
+  for (const events of sizesFromArgs([10_000, 100_000])) {
+    process.stderr.write(`board: ${events} Runs\n`)
+    results.push(yield* measure(events))
+  }
+  const largest = results.at(-1)!
+  const targets: Array<BenchTarget> = largest.rows.map((r) => ({
+    name: `${r.name} (${r.kind}) at ${largest.events.toLocaleString("en-US")} Runs`,
+    target: "median < 100 ms",
+    measured: `${r.median.toFixed(1)} ms (p99 ${r.p99.toFixed(1)})`,
+    met: r.median < 100
+  }))
+  emitReport({
+    bench: "board",
+    tables: [{
+      title: `Board latency (${REQUESTS} sequential GETs each on 127.0.0.1 after ${WARMUP} warm-up; pages of 50 Runs)`,
+      columns: ["closed Runs in ledger", "page", "kind", "median ms", "p99 ms", "KB"],
+      rows: results.flatMap((r) => r.rows.map((row) => [row.events, row.name, row.kind, row.median, row.p99, row.kb]))
+    }, {
+      title: "Board startup (ledger lock, migrations, engine's first reconcile, server listening)",
+      columns: ["closed Runs in ledger", "startup ms"],
+      rows: results.map((r) => [r.events, r.startupMs])
+    }],
+    targets,
+    notes: [
+      `every ledger also holds ${OPEN_MIX.waiting + OPEN_MIX.queued + OPEN_MIX.running} open Runs (Waiting, Queued, Running) and one closed Run in twenty is Failed`,
+      "the RunEngine runs in the same process, as in the daemon; latency is measured by the client, to the last byte"
+    ]
+  })
+})
+
+Effect.runPromise(program).catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,64 @@
+import { Context, Duration, Effect, Layer } from "effect"
+import { InMemoryExecutor, Script } from "@usine/engine/InMemoryExecutor"
+import { LoopPolicies } from "@usine/engine/LoopPolicies"
+import { RunEngine } from "@usine/engine/RunEngine"
+import { TriggerCondition } from "@usine/engine/TriggerCondition"
+import { Redactor } from "@usine/executor/Redactor"
+import { BoardMoves } from "@usine/board/BoardMoves"
+import { BoardServer } from "@usine/board/BoardServer"
+import { BoardSettings } from "@usine/board/BoardSettings"
+import { PollFailureFeed } from "@usine/board/PollFailureFeed"
+import { WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
+import * as ReadModel from "@usine/store/ReadModel"
+import { RunStore } from "@usine/store/RunStore"
+import * as Sql from "@usine/store/Sql"
+import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
+import * as SqlItemStore from "@usine/store/SqlItemStore"
+import * as SqlRunStore from "@usine/store/SqlRunStore"
+import { benchPolicies } from "../engine/benchEngine"
+import { OPEN_MIX } from "../seededLedger"
+import { REPOSITORIES } from "../seedLedger"
+
+const repositories = Array.from({ length: REPOSITORIES }, (_, r) => `bench-org/repo-${r}`)
+
+const settings = BoardSettings.layer({
+  ...BoardSettings.defaults,
+  repositories,
+  columns: [{ name: "Ready", label: "ready-for-agent" }, { name: "Working", label: "agent-working" }],
+  loops: ["build", "review", "gated"].map((name) => ({
+    name,
+    on: "issues" as const,
+    if: '"ready-for-agent" in item.labels',
+    repositories,
+    agent: "codex",
+    approval: name === "gated" ? "required" as const : "none" as const,
+    maxCycles: 3
+  })),
+  liveInterval: Duration.seconds(1)
+})
+
+/**
+ * The Board as the daemon wires it, over an existing ledger: the SQL stores and read model, the RunEngine (its first
+ * reconcile starts the ledger's open Runs on the in-memory executor) and the Board on a free port of 127.0.0.1.
+ */
+export const boardWorld = (ledger: string) =>
+  Effect.gen(function*() {
+    const memory = yield* InMemoryExecutor.make
+    memory.scriptOthers(() => Script.hang)
+    const stores = Layer.mergeAll(SqlRunStore.layer, SqlBrakeStore.layer, SqlItemStore.layer, ReadModel.layer).pipe(
+      Layer.provideMerge(Sql.layer(ledger))
+    )
+    const engine = RunEngine.Default.pipe(
+      Layer.provideMerge(Layer.mergeAll(memory.layer, LoopPolicies.layer(benchPolicies(OPEN_MIX.running)), TriggerCondition.layerAlways))
+    )
+    const feeds = Layer.mergeAll(
+      settings,
+      Redactor.layer([]),
+      PollFailureFeed.layerEmpty,
+      WorkerStatusFeed.layerStatic([]),
+      Layer.succeed(BoardMoves, { move: () => Effect.void })
+    )
+    const board = BoardServer.Default.pipe(Layer.provideMerge(feeds), Layer.provideMerge(engine), Layer.provideMerge(stores))
+    const context = yield* Layer.build(board)
+    return { memory, server: Context.get(context, BoardServer), store: Context.get(context, RunStore) }
+  })
