@@ -30,7 +30,9 @@ export interface AttemptWorkspace {
 
 export type WorkspaceError = TransportError | GitCommandFailed | UnsafeWorkspacePath | WorkspaceExists
 
-const refPattern = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/
+// Never an option (`-`), a climb (`..`) or a reflog expression (`@{`); `@` and `+` appear in real branch names
+// (Dependabot's `dependabot/npm_and_yarn/@types/node-20.1.0`). Refs reach git as arguments, never through a shell.
+const refPattern = /^(?!-)(?!.*\.\.)(?!.*@\{)[A-Za-z0-9._/@+-]+$/
 const shaPattern = /^[0-9a-f]{40}$/
 
 /** The full ref to fetch and resolve; a bare name is a branch. */

@@ -116,6 +116,22 @@ describe("Workspace", () => {
       assert.deepStrictEqual(fs.readdirSync(outside), [])
     }))
 
+  it.scopedLive("checks out branches named as Dependabot and Renovate name them, and still refuses shell syntax", () =>
+    Effect.gen(function* () {
+      const { origin, workspace, cloneUrl } = yield* setup
+      for (const [n, branch] of ["dependabot/npm_and_yarn/@types/node-20.1.0", "renovate/lib-1.0.0+build.5"].entries()) {
+        const sha = origin.commit(branch, "README", `${branch}\n`)
+        const attempt = yield* workspace.acquire({ attemptId: `ff/main/${n + 1}`, repository: "acme/widgets", cloneUrl, ref: branch })
+        assert.strictEqual(attempt.record.baseSha, sha)
+      }
+      for (const ref of ["feature/$(touch PWNED)", "x;rm", "main@{1}", "a..b"]) {
+        const refused = yield* workspace
+          .acquire({ attemptId: "ff/main/9", repository: "acme/widgets", cloneUrl, ref })
+          .pipe(Effect.flip)
+        assert.strictEqual(refused._tag, "UnsafeWorkspacePath", ref)
+      }
+    }))
+
   it("names Attempt folders one to one", () => {
     assert.deepStrictEqual(attemptFolderName("0123abcd/main/1"), Either.right("0123abcd_main_1"))
     const a = Either.getOrThrow(attemptFolderName("a_b/c"))
