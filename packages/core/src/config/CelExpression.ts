@@ -1,5 +1,6 @@
 import { Environment, type ParseResult as CelParseResult } from "@marcbachmann/cel-js"
-import { Either, ParseResult, Schema } from "effect"
+import { Either } from "effect"
+import { compiledFromSource } from "./compiledFromSource"
 
 /** A Loop's `if:`, parsed and type-checked once, at load. */
 export class CelExpression {
@@ -43,18 +44,8 @@ export const compileCel = (source: string): Either.Either<CelExpression, string>
 }
 
 /** A string in the file, a compiled expression in the config. */
-export const CelExpressionFromString = Schema.transformOrFail(
-  Schema.String.annotations({ description: "a CEL expression" }),
-  Schema.declare((input): input is CelExpression => input instanceof CelExpression, {
-    description: "a CEL expression"
-  }),
-  {
-    strict: true,
-    decode: (source, _, ast) =>
-      Either.match(compileCel(source), {
-        onLeft: (message) => ParseResult.fail(new ParseResult.Type(ast, source, message)),
-        onRight: ParseResult.succeed
-      }),
-    encode: (expression) => ParseResult.succeed(expression.source)
-  }
+export const CelExpressionFromString = compiledFromSource(
+  "a CEL expression",
+  (input): input is CelExpression => input instanceof CelExpression,
+  compileCel
 )

@@ -1,7 +1,8 @@
-import { Either, ParseResult, Schema } from "effect"
+import { Either } from "effect"
 import { Liquid, type Template } from "liquidjs"
 import { untrustedBlock } from "../trust/untrustedBlock"
 import { triggerVariables } from "./TriggerContext"
+import { compiledFromSource } from "./compiledFromSource"
 
 /** A Loop's `prompt:`, parsed once, at load. */
 export class LiquidTemplate {
@@ -42,18 +43,8 @@ export const compileLiquid = (source: string): Either.Either<LiquidTemplate, str
 }
 
 /** A string in the file, a parsed template in the config. */
-export const LiquidTemplateFromString = Schema.transformOrFail(
-  Schema.String.annotations({ description: "a Liquid template" }),
-  Schema.declare((input): input is LiquidTemplate => input instanceof LiquidTemplate, {
-    description: "a Liquid template"
-  }),
-  {
-    strict: true,
-    decode: (source, _, ast) =>
-      Either.match(compileLiquid(source), {
-        onLeft: (message) => ParseResult.fail(new ParseResult.Type(ast, source, message)),
-        onRight: ParseResult.succeed
-      }),
-    encode: (template) => ParseResult.succeed(template.source)
-  }
+export const LiquidTemplateFromString = compiledFromSource(
+  "a Liquid template",
+  (input): input is LiquidTemplate => input instanceof LiquidTemplate,
+  compileLiquid
 )

@@ -2,7 +2,8 @@ import { AgentFailure, type AttemptFailure } from "@usine/core/attempt/failure"
 import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
 import { cliArgv } from "./cliArgv"
 import type { Harness, StreamParser } from "./Harness"
-import { arr, jsonLine, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
+import { arr, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
+import { jsonStreamParser } from "./jsonStreamParser"
 import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
 import { toolCallText } from "./toolCallText"
@@ -124,12 +125,5 @@ const claudeParser = (): StreamParser => {
     }
   }
 
-  return {
-    line: (raw, at) => {
-      const parsed = jsonLine(raw, at)
-      return parsed._tag === "Rows" ? parsed.rows : event(parsed.event, at)
-    },
-    failure: () => failure,
-    lastError: () => lastError
-  }
+  return jsonStreamParser(event, { failure: () => failure, lastError: () => lastError })
 }

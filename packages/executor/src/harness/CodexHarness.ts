@@ -4,6 +4,7 @@ import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRo
 import { cliArgv } from "./cliArgv"
 import { type Harness, MODEL_PROVIDER_KEY_VARIABLE, type ModelProvider, type StreamParser } from "./Harness"
 import { num, obj, arr, jsonLine, str, type StreamEvent, unknownEventRow } from "./jsonLine"
+import { jsonStreamParser } from "./jsonStreamParser"
 import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
 import { toolCallText } from "./toolCallText"
@@ -166,12 +167,5 @@ const codexParser = (): StreamParser => {
     }
   }
 
-  return {
-    line: (raw, at) => {
-      const parsed = jsonLine(raw, at)
-      return parsed._tag === "Rows" ? parsed.rows : event(parsed.event, at)
-    },
-    failure: () => failure,
-    lastError: () => lastError
-  }
+  return jsonStreamParser(event, { failure: () => failure, lastError: () => lastError })
 }

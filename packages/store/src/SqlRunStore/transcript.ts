@@ -2,48 +2,18 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Effect, Schema } from "effect"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
-import { TranscriptEntry, TranscriptKind, Usage } from "@usine/core/transcript/TranscriptRow"
+import { type TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
+import { LINE_COLUMNS, TranscriptLineFromRow } from "../ReadModel/TranscriptLine"
 
 const UsageJson = Schema.parseJson(Usage)
-
-const TranscriptRow = Schema.Struct({
-  seq: Schema.Number,
-  kind: TranscriptKind,
-  text: Schema.String,
-  tool: Schema.NullOr(Schema.String),
-  usage_json: Schema.NullOr(UsageJson),
-  at: Schema.Number
-})
-
-const StoredEntry = Schema.Struct({ ...TranscriptEntry.fields, seq: Schema.Number })
-
-const EntryFromRow = Schema.transform(TranscriptRow, StoredEntry, {
-  strict: true,
-  decode: (row) => ({
-    seq: row.seq,
-    kind: row.kind,
-    text: row.text,
-    ...(row.tool === null ? {} : { tool: row.tool }),
-    ...(row.usage_json === null ? {} : { usage: row.usage_json }),
-    at: row.at
-  }),
-  encode: (entry) => ({
-    seq: entry.seq,
-    kind: entry.kind,
-    text: entry.text,
-    tool: entry.tool ?? null,
-    usage_json: entry.usage ?? null,
-    at: entry.at
-  })
-})
 
 /** An Attempt's transcript rows, numbered from 1 in arrival order. */
 export const makeTranscript = (sql: SqlClient.SqlClient) => {
   const after = SqlSchema.findAll({
     Request: Schema.Struct({ attemptId: Schema.String, afterSeq: Schema.Number }),
-    Result: EntryFromRow,
+    Result: TranscriptLineFromRow,
     execute: ({ afterSeq, attemptId }) =>
-      sql`SELECT seq, kind, text, tool, usage_json, at FROM usine_transcript_rows
+      sql`SELECT ${sql.literal(LINE_COLUMNS)} FROM usine_transcript_rows
           WHERE attempt_id = ${attemptId} AND seq > ${afterSeq} ORDER BY seq`
   })
   const lastSeq = (attemptId: AttemptId) =>
@@ -68,7 +38,8 @@ export const makeTranscript = (sql: SqlClient.SqlClient) => {
       })).pipe(Effect.orDie)
     }),
     transcript: Effect.fn("RunStore.transcript")(function* (attemptId: AttemptId, afterSeq?: number) {
-      return yield* Effect.orDie(after({ attemptId, afterSeq: afterSeq ?? 0 }))
+      const lines = yield* Effect.orDie(after({ attemptId, afterSeq: afterSeq ?? 0 }))
+      return lines.map(({ attemptId: _attempt, ...entry }) => entry)
     })
   }
 }
