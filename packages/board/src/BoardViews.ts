@@ -6,11 +6,12 @@ import { Redactor } from "@usine/executor/Redactor"
 import { BrakeStore } from "@usine/store/BrakeStore"
 import { ReadModel } from "@usine/store/ReadModel"
 import type { RunFilter, RunPage } from "@usine/store/ReadModel/runList"
+import { TriggerRefusals } from "@usine/store/TriggerRefusals"
 import { BoardSettings } from "./BoardSettings"
 import { boardView } from "./BoardViews/boardView"
 import { type BrakesView, capStatuses, parkedItem } from "./BoardViews/brakesView"
 import { loopsView } from "./BoardViews/loopsView"
-import { needsYouView } from "./BoardViews/needsYouView"
+import { needsYouView, REFUSED_SHOWN, refusedTriggersView } from "./BoardViews/needsYouView"
 import { redactDeep } from "./BoardViews/redactDeep"
 import { runView } from "./BoardViews/runView"
 import { usageDays, usageView } from "./BoardViews/usageView"
@@ -40,6 +41,7 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
     const polls = yield* PollFailureFeed
     const workerFeed = yield* WorkerStatusFeed
     const brakeStore = yield* BrakeStore
+    const refusals = yield* TriggerRefusals
     const clean = <A>(value: A): A => redactDeep(redactor.redact, value)
 
     /** Every configured daily cap with today's figures. */
@@ -61,11 +63,12 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
     })
 
     return {
-      /** Needs you: approvals, unresolved failures, Asks, poll failures, low rate quotas, Worker alerts. */
+      /** Needs you: approvals, unresolved failures, Asks, poll failures, low rate quotas, Worker alerts, refusals. */
       needsYou: Effect.gen(function* () {
         const ledger = yield* model.needsYou(settings.pageSize)
         const feeds = [yield* polls.recent, yield* polls.rateQuotas, yield* workerFeed.workers] as const
-        return clean(needsYouView(ledger, ...feeds, yield* brakes))
+        const refused = refusedTriggersView(yield* refusals.recent(REFUSED_SHOWN), yield* refusals.countsByLoop)
+        return clean(needsYouView(ledger, ...feeds, yield* brakes, refused))
       }).pipe(Effect.withSpan("BoardViews.needsYou")),
 
       /** One page of Runs under the filters, with counts per state. */
@@ -92,20 +95,24 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
       }),
 
       runPulse: model.runPulse,
-      changeMark: Effect.map(Effect.all([model.changeMark, brakeStore.changeMark]), (marks) => marks.join("|")),
+      changeMark: Effect.map(
+        Effect.all([model.changeMark, brakeStore.changeMark, Effect.map(refusals.recent(1), (newest) => newest[0]?.eventId ?? "")]),
+        (marks) => marks.join("|")
+      ),
 
       /** The kanban Board of the configured repositories. */
       board: Effect.map(model.boardItems(settings.repositories), (items) => clean(boardView(settings.columns, items))).pipe(
         Effect.withSpan("BoardViews.board")
       ),
 
-      /** Each Loop's trigger, `if:`, counts, pause flag and Asks. */
+      /** Each Loop's trigger, `if:`, counts, refused triggers, pause flag and Asks. */
       loops: Effect.gen(function* () {
         const overview = yield* model.loops
         const limited = settings.loops.filter((loop) => loop.maxOpenPullRequests !== undefined)
         const open = yield* Effect.forEach(limited, (loop) =>
           Effect.map(brakeStore.openPullRequests(loop.name), (pulls) => [loop.name, pulls] as const))
-        return clean(loopsView(settings.loops, overview, { caps: yield* capsToday, openPullRequests: new Map(open) }))
+        const brakeFigures = { caps: yield* capsToday, openPullRequests: new Map(open) }
+        return clean(loopsView(settings.loops, overview, brakeFigures, yield* refusals.countsByLoop))
       }).pipe(Effect.withSpan("BoardViews.loops")),
 
       /** Tokens and cost per UTC day of the daemon, each Loop and each repository, and today's caps. */

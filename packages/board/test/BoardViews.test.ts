@@ -3,12 +3,16 @@ import { Attempt } from "@usine/core/attempt/Attempt"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { AttemptId } from "@usine/core/ids/AttemptId"
+import { EventId } from "@usine/core/ids/EventId"
+import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
 import { Canceled, Failed, OperatorCanceled, Pending, Queued, Running, Succeeded, Waiting } from "@usine/core/run/state"
 import { Transition } from "@usine/core/run/Transition"
 import { allowedHosts } from "@usine/board/BoardServer/allowedHosts"
 import { boardView } from "@usine/board/BoardViews/boardView"
 import { legalActions } from "@usine/board/BoardViews/legalActions"
+import { loopsView } from "@usine/board/BoardViews/loopsView"
+import { REFUSED_SHOWN, refusedTriggersView } from "@usine/board/BoardViews/needsYouView"
 import { redactDeep } from "@usine/board/BoardViews/redactDeep"
 import { timeline } from "@usine/board/BoardViews/timeline"
 
@@ -58,6 +62,26 @@ describe("Board views", () => {
       [item(1, ["ready"]), item(2, ["review", "ready"]), item(3, ["bug"]), item(4, ["review"], "closed")]
     )
     assert.deepStrictEqual(view.columns.map((c) => [c.name, c.cards.map((card) => card.number)]), [["Ready", [1, 2]], ["Review", []]])
+  })
+
+  it("lists at most REFUSED_SHOWN refused triggers and counts the rest from every Loop's total", () => {
+    const refusal = (number: number) => ({
+      eventId: EventId(`trust-refused:e${number}`), loop: "build", itemKey: itemKeyOf("a/b", number), repository: "a/b", number,
+      reason: `label added by mallory-${number}`, at: number
+    })
+    const many = Array.from({ length: REFUSED_SHOWN + 1 }, (_, i) => refusal(100 - i))
+    const capped = refusedTriggersView(many, new Map([["build", 30], ["gated", 4]]))
+    assert.deepStrictEqual(capped.recent.map((r) => r.number), many.slice(0, REFUSED_SHOWN).map((r) => r.number))
+    assert.strictEqual(capped.more, 34 - REFUSED_SHOWN)
+    assert.deepStrictEqual(refusedTriggersView([refusal(1)], new Map([["build", 1]])), { recent: [refusal(1)], more: 0 })
+    assert.deepStrictEqual(refusedTriggersView([], new Map()), { recent: [], more: 0 })
+    const loops = loopsView(
+      [{ name: "build", on: "issues", if: "true", repositories: ["a/b"], agent: "codex", approval: "none" }],
+      { loops: [], asks: [] },
+      undefined,
+      new Map([["build", 3], ["gone", 2]])
+    )
+    assert.deepStrictEqual(loops.loops.map((l) => [l.name, l.refused]), [["build", 3]], "counted per configured or active Loop")
   })
 
   it("redacts every string at any depth and keeps everything else", () => {

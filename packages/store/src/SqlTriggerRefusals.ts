@@ -64,6 +64,16 @@ export const make = Effect.gen(function* () {
           ORDER BY i.at DESC, i.event_id DESC LIMIT ${limit}`
   })
 
+  const counts = SqlSchema.findAll({
+    Request: Schema.Void,
+    Result: Schema.Struct({ loop: Schema.String, count: Schema.Number }),
+    execute: () =>
+      sql`SELECT e.loop, count(*) AS count
+          FROM usine_ignored_events i JOIN usine_events e ON e.id = i.event_id
+          WHERE i.event_id LIKE 'trust-refused:%'
+          GROUP BY e.loop`
+  })
+
   const record = Effect.fn("TriggerRefusals.record")(function* (submission: Submission, reason: string) {
     const eventId = refusalEventIdOf(submission.eventId)
     const json = yield* Schema.encode(SubmissionJson)({ ...submission, eventId })
@@ -82,7 +92,11 @@ export const make = Effect.gen(function* () {
 
   return TriggerRefusals.of({
     record,
-    recent: (limit: number) => Effect.orDie(recent(Math.max(0, Math.trunc(limit))))
+    recent: (limit: number) => Effect.orDie(recent(Math.max(0, Math.trunc(limit)))),
+    countsByLoop: counts(undefined).pipe(
+      Effect.map((rows) => new Map(rows.map((row) => [row.loop, row.count] as const))),
+      Effect.orDie
+    )
   })
 })
 

@@ -30,5 +30,7 @@ export class TriggerRefusals extends Context.Tag("usine/TriggerRefusals")<
     readonly record: (submission: Submission, reason: string) => Effect.Effect<boolean>
     /** The newest refusals first, at most `limit`, for the Board. */
     readonly recent: (limit: number) => Effect.Effect<ReadonlyArray<RefusedTrigger>>
+    /** How many refusals each Loop has, for the Board's counts; Loops without one are absent. */
+    readonly countsByLoop: Effect.Effect<ReadonlyMap<string, number>>
   }
 >() {}

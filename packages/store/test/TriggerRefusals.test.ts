@@ -33,6 +33,7 @@ describe("TriggerRefusals", () => {
         assert.strictEqual(listed[1]!.eventId, `trust-refused:${first.eventId}`)
         assert.deepStrictEqual([listed[1]!.loop, listed[1]!.itemKey, listed[1]!.repository], [first.loop, first.itemKey, first.repository])
         assert.strictEqual((yield* refusals.recent(1)).length, 1)
+        assert.deepStrictEqual([...(yield* refusals.countsByLoop)], [[first.loop, 2]])
 
         const rows = yield* sql<{ status: string }>`SELECT status FROM usine_events WHERE id = ${listed[1]!.eventId}`
         assert.deepStrictEqual(rows.map((r) => r.status), ["ignored"])

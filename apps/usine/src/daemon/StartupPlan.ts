@@ -6,6 +6,7 @@ import { resolveToken } from "@usine/github/resolveToken"
 import { loadConfig } from "../loadConfig"
 import { checkGitHub } from "./checkGitHub"
 import { checkPortFree } from "./checkPortFree"
+import { daemonSecrets } from "./daemonSecrets"
 
 /** Everything `usine up` checked before it opens the ledger. */
 export interface StartupPlan {
@@ -16,7 +17,7 @@ export interface StartupPlan {
   readonly token: Redacted.Redacted<string>
   /** The GitHub account the token belongs to. */
   readonly login: string
-  /** Values every log line, page and transcript row hides. */
+  /** Values every log line, page and transcript row hides: tokens and the Agents' keys (`daemonSecrets`). */
   readonly secrets: ReadonlyArray<string>
 }
 
@@ -46,6 +47,6 @@ export const planStartup = Effect.fn("planStartup")(function* (configFile: strin
     ledgerFile: pathFrom(configFile, config.ledger),
     token,
     login,
-    secrets: [Redacted.value(token), ...Option.toArray(Option.map(config.board.token, Redacted.value))]
+    secrets: daemonSecrets({ config, token, env: process.env })
   } satisfies StartupPlan
 })

@@ -4,7 +4,7 @@ import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import * as LocalExecutor from "@usine/executor/LocalExecutor"
 import * as LocalTransport from "@usine/executor/LocalTransport"
 import { PullRequests } from "@usine/executor/PullRequests"
-import { makeRedactor, Redactor, type RedactorService } from "@usine/executor/Redactor"
+import { Redactor } from "@usine/executor/Redactor"
 import * as SshTransport from "@usine/executor/SshTransport"
 import { ConfigState } from "../ConfigState"
 import { pathFrom, type StartupPlan } from "../daemon/StartupPlan"
@@ -34,28 +34,15 @@ const liveAgents = (current: () => UsineConfig): Readonly<Record<string, AgentCo
   })
 
 /**
- * The daemon's redactor, plus the model keys its Agents' `provider.api_key_env` name: a CLI holds its key, so the
- * transcript it prints must never show it.
- */
-const withProviderKeys = (redactor: RedactorService, plan: StartupPlan): RedactorService => {
-  const keys = Object.values(plan.config.agents).flatMap((agent) => {
-    const name = agent.provider?.apiKeyEnv
-    const value = name === undefined ? undefined : process.env[name]
-    return value === undefined || value === "" ? [] : [value]
-  })
-  return keys.length === 0 ? redactor : makeRedactor([...plan.secrets, ...keys])
-}
-
-/**
  * The real executor: each configured Worker on its transport (this machine, or an ssh host), pull requests through
- * the daemon's GitHub client, the daemon's redactor. Worker roots are opened when first used; `~/` on an ssh Worker
- * is that host's home.
+ * the daemon's GitHub client, the daemon's redactor (built from `StartupPlan.secrets`, so it knows the Agents' keys).
+ * Worker roots are opened when first used; `~/` on an ssh Worker is that host's home.
  */
 export const ExecutorLayer = (plan: StartupPlan) =>
   Layer.unwrapScoped(
     Effect.gen(function* () {
       const state = yield* ConfigState
-      const redactor = withProviderKeys(yield* Redactor, plan)
+      const redactor = yield* Redactor
       const workers = Object.fromEntries(
         yield* Effect.forEach(Object.entries(plan.config.workers), ([name, worker]) =>
           worker.type === "ssh"

@@ -12,6 +12,8 @@ export interface LoopView {
   readonly counts: StateCounts
   readonly paused: boolean
   readonly asks: ReadonlyArray<CycleAsk>
+  /** Triggers refused for trust, over the ledger's life. */
+  readonly refused: number
   /** Today's daily cap, when the Loop has one. */
   readonly cap?: CapStatus | undefined
   /** The Loop's pull requests still open, when it has a WIP limit. */
@@ -33,7 +35,8 @@ export const loopsView = (
   brakes: {
     readonly caps: ReadonlyArray<CapStatus>
     readonly openPullRequests: ReadonlyMap<string, ReadonlyArray<{ readonly repository: string; readonly number: number }>>
-  } = { caps: [], openPullRequests: new Map() }
+  } = { caps: [], openPullRequests: new Map() },
+  refusedByLoop: ReadonlyMap<string, number> = new Map()
 ): LoopsView => {
   const names = [...configured.map((l) => l.name), ...overview.loops.map((l) => l.loop)]
   const globalCap = brakes.caps.find((cap) => cap.loop === undefined)
@@ -48,6 +51,7 @@ export const loopsView = (
         counts: activity?.counts ?? none,
         paused: activity?.paused ?? false,
         asks: overview.asks.filter((ask) => ask.loop === name),
+        refused: refusedByLoop.get(name) ?? 0,
         cap: brakes.caps.find((cap) => cap.loop === name),
         openPullRequests: brakes.openPullRequests.get(name)
       }

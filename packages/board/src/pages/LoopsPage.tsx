@@ -33,6 +33,7 @@ export const LoopsPage: FC<{ view: LoopsView; csrf: string }> = ({ csrf, view })
             <li>{tag} <a href={`/runs?loop=${encodeURIComponent(loop.name)}&state=${tag}`} data-testid={`loop-count-${tag}`}>{String(loop.counts[tag])}</a></li>
           ))}
         </ul>
+        {loop.refused === 0 ? null : <p data-testid="loop-refused">{`Refused triggers: ${loop.refused}`}</p>}
         {loop.info === undefined ? null : loop.paused
           ? <ActionButton action={`/loops/${loop.name}/unpause`} label="Unpause" testId={`unpause-${loop.name}`} csrf={csrf} back="/loops" />
           : <ActionButton action={`/loops/${loop.name}/pause`} label="Pause" testId={`pause-${loop.name}`} csrf={csrf} back="/loops" />}

@@ -3,6 +3,7 @@ import type { NeedsYouView } from "../BoardViews/needsYouView"
 import { ActionButton } from "./ActionButton"
 import { BrakesSections } from "./BrakesSections"
 import { itemName, runPath, Time } from "./format"
+import { RefusedTriggers } from "./RefusedTriggers"
 import { TranscriptLines } from "./TranscriptLines"
 
 const Empty: FC<{ text: string }> = ({ text }) => <p class="empty">{text}</p>
@@ -73,6 +74,8 @@ export const NeedsYouPage: FC<{ view: NeedsYouView; csrf: string }> = ({ csrf, v
         ))}
       </ul>
     </section>
+
+    <RefusedTriggers view={view.refused} />
 
     {view.workerAlerts.length === 0 ? null : (
       <section data-testid="worker-alerts">

@@ -22,6 +22,8 @@ import { BrakeStore } from "@usine/store/BrakeStore"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
+import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
+import { TriggerRefusals } from "@usine/store/TriggerRefusals"
 import { BoardMoves } from "@usine/board/BoardMoves"
 import { BoardServer } from "@usine/board/BoardServer"
 import { BoardSettings, type BoardSettingsData } from "@usine/board/BoardSettings"
@@ -83,7 +85,7 @@ export const boardLayer = (options: BoardOptions = {}) =>
     const file = yield* tempLedger
     const memory = yield* InMemoryExecutor.make
     const moves: Array<Move> = []
-    const stores = Layer.mergeAll(SqlRunStore.layer, SqlItemStore.layer, SqlBrakeStore.layer, ReadModel.layer).pipe(
+    const stores = Layer.mergeAll(SqlRunStore.layer, SqlItemStore.layer, SqlBrakeStore.layer, SqlTriggerRefusals.layer, ReadModel.layer).pipe(
       Layer.provideMerge(Sql.layer(file))
     )
     const engine = RunEngine.Default.pipe(
@@ -142,6 +144,7 @@ export const startBoard = (options: BoardOptions = {}) =>
       store: Context.get(context, RunStore),
       items: Context.get(context, ItemStore),
       brakes: Context.get(context, BrakeStore),
+      refusals: Context.get(context, TriggerRefusals),
       client: (host?: string) => new BoardClient(server.port, host)
     }
   })
