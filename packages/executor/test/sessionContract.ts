@@ -83,6 +83,18 @@ export const sessionContract = <E>(name: string, transportLayer: Layer.Layer<Wor
         assert.isFalse(fs.existsSync(path.join(record.attemptDir, "env.sh")))
       }), timeout)
 
+    it.scoped("keeps the agent's raw output readable by its owner only, and leaves the agent's umask alone", () =>
+      Effect.gen(function* () {
+        const sessions = DurableSession.make(yield* WorkerTransport)
+        const started = startedWith(sessions)
+        const { record } = yield* started({ argv: ["sh", "-c", "umask; echo oops >&2"] })
+        const lines = yield* sessions.follow(record, { pollInterval: "10 millis" }).pipe(Stream.runCollect)
+        assert.notStrictEqual(Chunk.toReadonlyArray(lines)[0], "0077", "the agent runs with the daemon's umask")
+        for (const file of ["stream.jsonl", "stderr.log"]) {
+          assert.strictEqual(fs.statSync(path.join(record.attemptDir, file)).mode & 0o777, 0o600, file)
+        }
+      }), timeout)
+
     it.scoped("cancel ends every process of the group when the agent obeys SIGTERM", () =>
       Effect.gen(function* () {
         const sessions = DurableSession.make(yield* WorkerTransport)

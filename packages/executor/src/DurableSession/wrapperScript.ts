@@ -9,6 +9,7 @@ import { shellQuote } from "../shellQuote"
  */
 export const wrapperScript = `d=$1; shift
 . "$d/env.sh" && command -p rm -f "$d/env.sh"
+(umask 077; : >>"$d/stream.jsonl"; : >>"$d/stderr.log")
 trap : TERM
 if [ -p "$d/stdin.fifo" ]; then
   exec 3<>"$d/stdin.fifo"
