@@ -161,6 +161,8 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
       resetCycleBudget,
       raiseCap,
       clearNoProgress,
+      /** Held Runs look at their brakes again now: polling saw a pull request closed, which may free a WIP slot. */
+      wakeHeld: driver.wakeHeld,
       intervene,
       /** Restarts missing fibers and expires overdue approvals; also runs on its own every three minutes. */
       reconcile: reconcileNow,

@@ -133,4 +133,37 @@ describe("RunEngine brakes", () => {
       yield* untilState(store, runOf(waiting), "Succeeded")
       assert.deepStrictEqual(yield* brakes.openPullRequests("review"), [])
     }))
+
+  it.scoped("wakeHeld makes a WIP-held Run look again at once: a pull request closed without a merge frees the slot too", () =>
+    Effect.gen(function*() {
+      const memory = yield* InMemoryExecutor.make
+      const { brakes, engine, items, store } = yield* startEngine({
+        ledger: yield* tempLedger,
+        executor: memory,
+        policies: { ...defaultPolicies, loops: { build: loopPolicy({ maxOpenPullRequests: 1 }) } }
+      })
+      const opener = submission({ number: 1, receivedAt: 1 })
+      memory.script(runOf(opener), Script.succeed(undefined, { result: { commits: ["c1"], pullRequestNumber: 41 } }))
+      yield* engine.submit(opener)
+      yield* untilState(store, runOf(opener), "Succeeded")
+      const waiting = submission({ number: 2, receivedAt: 2 })
+      yield* engine.submit(waiting)
+      yield* until("held", () => Effect.map(brakes.runHold(runOf(waiting)), Option.isSome))
+
+      yield* engine.wakeHeld
+      yield* settle
+      assert.strictEqual((yield* store.getRun(runOf(waiting))).state._tag, "Pending", "a wake with the pull request open holds again")
+      yield* items.saveProjection({
+        itemKey: itemKeyOf(REPOSITORY, 41),
+        repository: REPOSITORY,
+        number: 41,
+        payload: { __typename: "PullRequest", number: 41, state: "CLOSED", merged: false },
+        contentHash: "closed",
+        observedAt: 1
+      })
+      yield* engine.wakeHeld
+      // No TestClock move: the wake, not the minute-long recheck, starts the Run.
+      yield* untilState(store, runOf(waiting), "Succeeded")
+      assert.deepStrictEqual(yield* brakes.openPullRequests("build"), [])
+    }))
 })

@@ -2,6 +2,7 @@ import { Command } from "@effect/cli"
 import { Console, Effect } from "effect"
 import type { RunsView } from "@usine/board/BoardViews"
 import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
+import type { UsageView } from "@usine/board/BoardViews/usageView"
 import type { WorkerStatus } from "@usine/board/WorkerStatusFeed"
 import { startupFailed } from "../daemon/startupFailed"
 import { loadConfig } from "../loadConfig"
@@ -9,18 +10,19 @@ import { boardUrlOf, daemonApi } from "../status/DaemonApi"
 import { formatStatus } from "../status/formatStatus"
 import { configOption } from "./up"
 
-/** `usine status`: open Runs, Needs you, Workers and rate budget, read from the running daemon's JSON API. */
+/** `usine status`: open Runs, Needs you, today's usage and brakes, Workers and rate budget, from the daemon's JSON API. */
 export const status = Command.make("status", { config: configOption }, ({ config }) =>
   Effect.gen(function* () {
     const loaded = yield* loadConfig(config)
     const get = daemonApi(loaded)
-    const [running, queued, pending, needsYou, workers] = yield* Effect.all(
+    const [running, queued, pending, needsYou, workers, usage] = yield* Effect.all(
       [
         get<RunsView>("/api/runs?state=Running"),
         get<RunsView>("/api/runs?state=Queued"),
         get<RunsView>("/api/runs?state=Pending"),
         get<NeedsYouView>("/api/needs-you"),
-        get<{ readonly workers: ReadonlyArray<WorkerStatus> }>("/api/workers")
+        get<{ readonly workers: ReadonlyArray<WorkerStatus> }>("/api/workers"),
+        get<UsageView>("/api/usage")
       ],
       { concurrency: "unbounded" }
     )
@@ -29,8 +31,9 @@ export const status = Command.make("status", { config: configOption }, ({ config
         url: boardUrlOf(loaded),
         open: [...running.page.runs, ...queued.page.runs, ...pending.page.runs],
         needsYou,
-        workers: workers.workers
+        workers: workers.workers,
+        usage
       })
     )
   }).pipe(Effect.catchAll(startupFailed("status")))
-).pipe(Command.withDescription("Show the running daemon's open Runs, what needs you, its Workers and rate budget."))
+).pipe(Command.withDescription("Show the running daemon's open Runs, what needs you, today's usage and brakes, its Workers and rate budget."))

@@ -9,6 +9,7 @@ import { ScheduleTriggers } from "@usine/github/ScheduleTriggers"
 import { watchConfig } from "../watchConfig"
 import { DaemonLayer } from "./DaemonLayer"
 import type { StartupPlan } from "./StartupPlan"
+import { wakeHeldRuns } from "./wakeHeldRuns"
 
 /** The running daemon, for what runs beside it (the demo's auto-approval and exit condition). */
 export type DaemonServices = Layer.Layer.Success<ReturnType<typeof DaemonLayer>>
@@ -58,6 +59,7 @@ export const serveDaemon = <E, R>(options: {
           Effect.provide(services),
           Effect.forkScoped
         )
+      yield* background("waking held runs", wakeHeldRuns)
       yield* background("polling", Context.get(services, PollingTriggers).run)
       yield* background("schedules", Context.get(services, ScheduleTriggers).run)
       yield* background("the configuration watcher", watchConfig(plan.configFile))

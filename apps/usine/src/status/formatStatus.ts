@@ -1,19 +1,24 @@
 import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
 import type { WorkerStatus } from "@usine/board/WorkerStatusFeed"
 import type { RunSummary } from "@usine/store/ReadModel/RunSummary"
+import { type BrakesData, formatUsage, type UsageData } from "./formatUsage"
 
 export interface StatusData {
   readonly url: string
   /** Running, Queued and Pending Runs (Waiting ones are in Needs you). */
   readonly open: ReadonlyArray<RunSummary>
-  readonly needsYou: Pick<NeedsYouView, "waiting" | "failed" | "asks" | "pollFailures" | "lowRateQuotas">
+  readonly needsYou: Pick<NeedsYouView, "waiting" | "failed" | "asks" | "pollFailures" | "lowRateQuotas"> & {
+    readonly brakes: BrakesData
+  }
   readonly workers: ReadonlyArray<WorkerStatus>
+  /** Tokens and cost per UTC day, and today's caps. */
+  readonly usage: UsageData
 }
 
 const item = (run: RunSummary) => `${run.repository}${run.number === undefined ? "" : `#${run.number}`}`
 const runLine = (run: RunSummary) => `  ${run.state.padEnd(8)} ${run.loop.padEnd(16)} ${item(run).padEnd(24)} ${run.id}`
 
-/** What `usine status` prints: open Runs, Needs you, Workers, rate budget. */
+/** What `usine status` prints: open Runs, Needs you, today's usage and brakes, Workers, rate budget. */
 export const formatStatus = (data: StatusData): string => {
   const { needsYou } = data
   const waiting = needsYou.waiting.map((w) => w.run)
@@ -25,6 +30,7 @@ export const formatStatus = (data: StatusData): string => {
   lines.push(...needsYou.failed.map((f) => `  failed   ${f.run.loop} ${item(f.run)}: ${f.failure.tag} ${f.failure.reason}`))
   lines.push(...needsYou.asks.map((a) => `  budget   ${a.loop} ${a.itemKey}: ${a.limit} runs used; reset it on the board`))
   lines.push(...needsYou.pollFailures.map((p) => `  poll     ${p.repository}: ${p.message.split("\n").join(" / ")}`))
+  lines.push("", ...formatUsage(data.usage, needsYou.brakes))
   lines.push("", "Workers:")
   lines.push(
     ...data.workers.map(
