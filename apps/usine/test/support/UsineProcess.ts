@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { Data, Duration, Effect } from "effect"
+import { archiveProcessLogs } from "./archiveProcessLogs"
 
 const bin = fileURLToPath(new URL("../../bin/usine.js", import.meta.url))
 
@@ -22,14 +23,19 @@ export interface UsineProcess {
   readonly signal: (signal: NodeJS.Signals) => Effect.Effect<void>
 }
 
-/** Starts `usine <args>` in `cwd`; the scope's end kills it if it still runs. */
+/**
+ * Starts `usine <args>` in `cwd`; the scope's end kills it if it still runs, then archives its output and the log
+ * files under `cwd` for the run's token scan (ADR 0043).
+ */
 export const startUsine = (cwd: string, args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>
   Effect.acquireRelease(
-    Effect.sync((): UsineProcess => {
+    Effect.sync((): { readonly usine: UsineProcess; readonly closed: Promise<void> } => {
       const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
       let out = ""
       let err = ""
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+      // After the exit and the end of its output: what it printed last is in `out` and `err`.
+      const closed = new Promise<void>((resolve) => child.once("close", () => resolve()))
       child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk))
       child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk))
       const all = () => `--- stdout\n${out}\n--- stderr\n${err}`
@@ -50,7 +56,7 @@ export const startUsine = (cwd: string, args: ReadonlyArray<string>, env: Readon
         }).pipe(
           Effect.timeoutFail({ duration: timeout, onTimeout: () => new ProcessTimeout({ waited: String(pattern), output: all() }) })
         )
-      return {
+      const usine: UsineProcess = {
         child,
         stdout: () => out,
         stderr: () => err,
@@ -61,6 +67,12 @@ export const startUsine = (cwd: string, args: ReadonlyArray<string>, env: Readon
           ),
         signal: (signal) => Effect.sync(() => void child.kill(signal))
       }
+      return { usine, closed }
     }),
-    (usine) => Effect.sync(() => usine.child.exitCode === null && usine.child.signalCode === null && usine.child.kill("SIGKILL"))
-  )
+    ({ closed, usine }) =>
+      Effect.sync(() => usine.child.exitCode === null && usine.child.signalCode === null && usine.child.kill("SIGKILL")).pipe(
+        // An agent session that kept the daemon's output open must not hold the test up.
+        Effect.zipRight(Effect.ignore(Effect.timeout(Effect.promise(() => closed), "3 seconds"))),
+        Effect.zipRight(Effect.sync(() => archiveProcessLogs({ cwd, stdout: usine.stdout(), stderr: usine.stderr() })))
+      )
+  ).pipe(Effect.map(({ usine }) => usine))
