@@ -28,9 +28,21 @@ const exitAfterPullRequests = (count: number) =>
     return true
   }).pipe(Effect.repeat({ schedule: Schedule.spaced("1 second"), until: (done) => done }), Effect.asVoid)
 
+/** `--keep`: a new or empty folder, so the demo's ledger never mixes with an earlier emulator's Runs. */
+const keptFolder = (folder: string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    if ((yield* fs.exists(folder)) && (yield* fs.readDirectory(folder)).length > 0) {
+      return yield* Effect.fail({ _tag: "DemoFolderNotEmpty", message: `--keep ${folder}: the folder is not empty; give a new or empty one` })
+    }
+    yield* fs.makeDirectory(folder, { recursive: true })
+    return folder
+  })
+
 /**
  * `usine demo`: in one process, the GitHub emulator with a sample repository and issues, and the daemon wired exactly
- * as `usine up` wires it (real ledger, executor, polling, Board), working in a temporary folder removed at exit.
+ * as `usine up` wires it (real ledger, executor, polling, Board), working in a temporary folder removed at exit
+ * (or in `--keep`'s folder, kept).
  */
 export const demo = Command.make(
   "demo",
@@ -41,6 +53,10 @@ export const demo = Command.make(
       Options.optional
     ),
     port: Options.integer("port").pipe(Options.withDescription("the board's port"), Options.withDefault(8787)),
+    keep: Options.directory("keep").pipe(
+      Options.withDescription("work in this empty (or new) folder and keep it at exit: ledger, logs and worktrees, to look at afterwards"),
+      Options.optional
+    ),
     agent: Options.choice("agent", ["pi", "script"]).pipe(
       Options.withDescription("the real Pi CLI on a scripted model (default), or a script standing in for an agent"),
       Options.withDefault("pi" as const)
@@ -50,7 +66,10 @@ export const demo = Command.make(
     Effect.gen(function* () {
       const fs = yield* FileSystem.FileSystem
       const path = yield* Path.Path
-      const folder = yield* fs.makeTempDirectoryScoped({ prefix: "usine-demo-" })
+      const folder = yield* Option.match(options.keep, {
+        onNone: () => fs.makeTempDirectoryScoped({ prefix: "usine-demo-" }),
+        onSome: (keep) => keptFolder(path.resolve(keep))
+      })
       const sim = Context.get(yield* Layer.build(GitHubSim.layer()), GitHubSim)
       const token = yield* seedDemo(sim.control)
       const agents = yield* demoAgents(options.agent)
