@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { summarizeDiff } from "@usine/core/attempt/DiffSummary"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import { Script } from "@usine/engine/InMemoryExecutor"
 import { attrs, texts } from "./support/html"
@@ -84,5 +85,39 @@ describe("Board pages and their JSON twins", () => {
       assert.deepStrictEqual(texts(loopsHtml, "loop-count-Failed"), loops.loops.map((l: any) => String(l.counts.Failed)))
       const missing = yield* promise(() => browser.get(`/runs/${"0".repeat(32)}`))
       assert.strictEqual(missing.status, 404)
+    }))
+
+  it.scoped("the Run page shows what the Attempt changed, its files folded, as the JSON twin carries it", () =>
+    Effect.gen(function* () {
+      const { client, engine, memory, store } = yield* startBoard()
+      const browser = client()
+      const done = submission({ number: 3 })
+      const failing = submission({ number: 2 })
+      const diff = summarizeDiff([
+        { path: "src/slug.ts", insertions: 118, deletions: 14, binary: false },
+        { path: "docs/new\nname.md", oldPath: "docs/old name.md", insertions: 2, deletions: 0, binary: false },
+        { path: "logo.png", insertions: 0, deletions: 0, binary: true }
+      ], 2)
+      memory.script(runOf(done), Script.succeed(undefined, { result: { commits: ["c1", "c2"], branch: "usine/build/3-x", diff } }))
+      memory.script(runOf(failing), Script.fail(new AgentFailure({ reason: "no", evidence: "" })))
+      for (const s of [done, failing]) yield* engine.submit(s)
+      yield* untilState(store, runOf(done), "Succeeded")
+      yield* untilState(store, runOf(failing), "Failed")
+
+      const html = (yield* promise(() => browser.get(`/runs/${runOf(done)}`))).body
+      const json = JSON.parse((yield* promise(() => browser.get(`/api/runs/${runOf(done)}`))).body)
+      assert.deepStrictEqual(json.result.diff, diff)
+      assert.deepStrictEqual(json.attempts.map((a: any) => a.diff), [diff])
+      assert.deepStrictEqual(texts(html, "diff-figures"), ["3 files changed, +120 −14, 1 binary"])
+      assert.deepStrictEqual(texts(html, "attempt-diff"), [" · 3 files changed, +120 −14, 1 binary"])
+      assert.deepStrictEqual(attrs(html, "diff-file", "data-path"), json.result.diff.files.map((f: any) => f.path))
+      assert.deepStrictEqual(texts(html, "diff-path"), ["src/slug.ts", "docs/old name.md → docs/new\\nname.md"])
+      assert.deepStrictEqual(texts(html, "diff-omitted"), ["and 1 more file"])
+      assert.match(html, /<details class="diffstat" data-testid="diff"><summary data-testid="diff-figures">/, "the files fold under the figures")
+
+      const failedHtml = (yield* promise(() => browser.get(`/runs/${runOf(failing)}`))).body
+      const failedJson = JSON.parse((yield* promise(() => browser.get(`/api/runs/${runOf(failing)}`))).body)
+      assert.deepStrictEqual([texts(failedHtml, "diff-figures"), texts(failedHtml, "attempt-diff")], [[], []])
+      assert.notProperty(failedJson.attempts[0], "diff")
     }))
 })

@@ -1,11 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Attempt } from "@usine/core/attempt/Attempt"
 import { AgentFailure } from "@usine/core/attempt/failure"
+import { summarizeDiff } from "@usine/core/attempt/DiffSummary"
 import { AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { AttemptId } from "@usine/core/ids/AttemptId"
 import { EventId } from "@usine/core/ids/EventId"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
+import { Run } from "@usine/core/run/Run"
 import { Canceled, Failed, OperatorCanceled, Pending, Queued, Running, Succeeded, Waiting } from "@usine/core/run/state"
 import { Transition } from "@usine/core/run/Transition"
 import { allowedHosts } from "@usine/board/BoardServer/allowedHosts"
@@ -14,6 +16,7 @@ import { legalActions } from "@usine/board/BoardViews/legalActions"
 import { loopsView } from "@usine/board/BoardViews/loopsView"
 import { REFUSED_SHOWN, refusedTriggersView } from "@usine/board/BoardViews/needsYouView"
 import { redactDeep } from "@usine/board/BoardViews/redactDeep"
+import { runView } from "@usine/board/BoardViews/runView"
 import { timeline } from "@usine/board/BoardViews/timeline"
 
 const runId = RunId("a".repeat(32))
@@ -50,6 +53,27 @@ describe("Board views", () => {
       "20 engine: Running → Succeeded"
     ])
     assert.strictEqual(entries[3]?.why, "https://x/pr/1")
+  })
+
+  it("gives each succeeded Attempt and the Run's result the diff summary its outcome carries, and none to the others", () => {
+    const diff = summarizeDiff([
+      { path: "src/a.ts", insertions: 120, deletions: 14, binary: false },
+      { path: "logo.png", insertions: 0, deletions: 0, binary: true }
+    ])
+    const run = new Run({
+      id: runId, eventId: EventId("e1"), loop: "build", itemKey: itemKeyOf("a/b", 1), repository: "a/b", number: 1, generation: 0,
+      state: new Succeeded(), version: 5, task: "t", agent: "codex", approvalRequired: false, receivedAt: 1, createdAt: 1, updatedAt: 30
+    })
+    const attempts = [
+      attempt(1, { endedAt: 11, outcome: new AttemptFailed({ failure: new AgentFailure({ reason: "x", evidence: "" }) }) }),
+      attempt(2, { endedAt: 12, outcome: new AttemptSucceeded({ result: { commits: ["c1"], summary: "stored before diffs" } }) }),
+      attempt(3, { endedAt: 20, outcome: new AttemptSucceeded({ result: { commits: ["c1", "c2"], diff } }) })
+    ]
+    const view = runView({ run, attempts, transitions: [], usageByAttempt: [] }, attempts[2], [])
+    assert.deepStrictEqual(view.attempts.map((a) => a.diff), [undefined, undefined, diff])
+    assert.deepStrictEqual(view.attempts.map((a) => "diff" in a), [false, false, true], "no key at all in the JSON twin")
+    assert.deepStrictEqual(view.result?.diff, diff)
+    assert.deepStrictEqual([diff.filesChanged, diff.insertions, diff.deletions, diff.binaryFiles], [2, 120, 14, 1])
   })
 
   it("puts each open Item in the first column whose label it carries", () => {

@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import { AgentFailure, type AttemptFailure, InfraFailure } from "@usine/core/attempt/failure"
+import { summarizeDiff } from "@usine/core/attempt/DiffSummary"
 import type { StepResult } from "@usine/core/attempt/outcome"
 import type { AttemptPolicy } from "@usine/engine/Executor"
 import { guardFailure, runGuards } from "./guards/runGuards"
@@ -84,12 +85,20 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
   )
   const guards = runGuards(diff, input.policy, redactor)
   if (!guards.ok) return yield* guardFailure(guards.violations)
+  // The figures only inform the operator: without them the change still goes out.
+  const changes = yield* git.numstat(base, head).pipe(
+    Effect.map((files) => ({ diff: summarizeDiff(files) })),
+    Effect.catchTag("GitCommandFailed", (error) =>
+      Effect.logWarning("counting the changed lines failed", redactor.redact(error.message)).pipe(Effect.as({}))
+    )
+  )
 
   const asFailure = Effect.mapError(pullRequestFailure)
   const opened = yield* asFailure(pullRequests.findByCommit(run.repository, head))
   if (Option.isSome(opened) && opened.value.headRef !== begin.pushBranch) {
     return {
       commits,
+      ...changes,
       branch: opened.value.headRef,
       pullRequestNumber: opened.value.number,
       pullRequestUrl: opened.value.url,
@@ -112,6 +121,7 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
   if (begin.pullRequest !== undefined) {
     return {
       commits,
+      ...changes,
       branch: begin.pushBranch,
       pullRequestNumber: begin.pullRequest.number,
       pullRequestUrl: begin.pullRequest.url,
@@ -136,6 +146,7 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
   )
   return {
     commits,
+    ...changes,
     branch: begin.pushBranch,
     pullRequestNumber: pull.number,
     pullRequestUrl: pull.url,

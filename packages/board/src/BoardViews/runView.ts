@@ -1,4 +1,5 @@
 import type { Attempt } from "@usine/core/attempt/Attempt"
+import type { DiffSummary } from "@usine/core/attempt/DiffSummary"
 import type { StepResult } from "@usine/core/attempt/outcome"
 import type { Usage } from "@usine/core/transcript/TranscriptRow"
 import { type FailureView, failureView } from "@usine/store/ReadModel/needsYou"
@@ -22,6 +23,8 @@ export interface AttemptView {
   readonly worker?: string | undefined
   readonly outcome: "Open" | "Succeeded" | "Failed" | "Canceled"
   readonly failure?: FailureView | undefined
+  /** What a succeeded Attempt's commits change; absent for other outcomes and for outcomes stored without it. */
+  readonly diff?: DiffSummary | undefined
   readonly usage?: Usage | undefined
 }
 
@@ -42,7 +45,7 @@ export interface RunView {
   readonly actions: ReadonlyArray<RunAction>
   readonly timeline: ReadonlyArray<TimelineEntry>
   readonly attempts: ReadonlyArray<AttemptView>
-  /** The branch and pull request of the successful Attempt. */
+  /** The branch, pull request and diff summary of the successful Attempt. */
   readonly result?: StepResult | undefined
   readonly usage?: Usage | undefined
   readonly transcript: TranscriptView
@@ -60,6 +63,7 @@ const attemptView = (attempt: Attempt, usage: Usage | undefined): AttemptView =>
   ...(attempt.worker === undefined ? {} : { worker: attempt.worker }),
   outcome: attempt.outcome?._tag ?? "Open",
   ...(attempt.outcome?._tag === "Failed" ? { failure: failureView(attempt.outcome) } : {}),
+  ...(attempt.outcome?._tag === "Succeeded" && attempt.outcome.result.diff !== undefined ? { diff: attempt.outcome.result.diff } : {}),
   ...(usage === undefined ? {} : { usage })
 })
 

@@ -1,5 +1,6 @@
 import type { FC } from "hono/jsx"
 import type { RunView } from "../BoardViews/runView"
+import { DiffStat, diffFigures } from "./DiffStat"
 import { itemName, runPath, Time } from "./format"
 import { RunActions } from "./RunActions"
 import { TranscriptLines } from "./TranscriptLines"
@@ -29,6 +30,7 @@ export const RunPage: FC<{ view: RunView; csrf: string }> = ({ csrf, view }) => 
           )}
           {view.result.summary === undefined ? null : <p data-testid="result-summary">{view.result.summary}</p>}
           <p>{`${view.result.commits.length} commit${view.result.commits.length === 1 ? "" : "s"}`}</p>
+          {view.result.diff === undefined ? null : <DiffStat diff={view.result.diff} />}
         </section>
       )}
 
@@ -63,6 +65,7 @@ export const RunPage: FC<{ view: RunView; csrf: string }> = ({ csrf, view }) => 
             <li data-testid="attempt" data-attempt-id={a.id} data-outcome={a.outcome}>
               <a href={`${runPath(run.id)}?attempt=${a.number}`}>{`Attempt ${a.number}`}</a>
               {` · ${a.outcome}${a.worker === undefined ? "" : ` · ${a.worker}`} · `}<Time at={a.startedAt} />
+              {a.diff === undefined ? null : <span data-testid="attempt-diff">{` · ${diffFigures(a.diff)}`}</span>}
               {a.failure === undefined ? null : (
                 <div class="failure">
                   <p data-testid="attempt-failure">{`${a.failure.tag}: ${a.failure.reason}`}</p>

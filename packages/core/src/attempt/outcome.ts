@@ -1,13 +1,18 @@
 import { Schema } from "effect"
+import { DiffSummary } from "./DiffSummary"
 import { AttemptFailure } from "./failure"
 
-/** What the Step produced: the branch and pull request it left behind. */
+/**
+ * What the Step produced: the branch and pull request it left behind, and what its commits change. `diff` is absent
+ * when there is no commit, and in outcomes stored before it existed.
+ */
 export const StepResult = Schema.Struct({
   commits: Schema.Array(Schema.String),
   branch: Schema.optional(Schema.String),
   pullRequestNumber: Schema.optional(Schema.Number),
   pullRequestUrl: Schema.optional(Schema.String),
-  summary: Schema.optional(Schema.String)
+  summary: Schema.optional(Schema.String),
+  diff: Schema.optional(DiffSummary)
 })
 export type StepResult = typeof StepResult.Type
 

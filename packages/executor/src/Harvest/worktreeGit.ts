@@ -3,6 +3,7 @@ import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
 import { GitCommandFailed } from "../Workspace/errors"
 import { gitAskPass } from "../Workspace/gitAskPass"
 import { runGit } from "../Workspace/runGit"
+import { parseNumstat } from "./parseNumstat"
 
 /** Who commits what the agent left uncommitted. */
 export const AGENT_IDENTITY = { name: "usine-agent", email: "usine-agent@users.noreply.usine.invalid" }
@@ -63,6 +64,10 @@ export const worktreeGit = (options: {
   const diff = (base: string, head: string) =>
     git(["diff", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", base, head])
 
+  /** Lines added and removed per file between two commits, renames found as the guards' diff finds them. */
+  const numstat = (base: string, head: string) =>
+    git(["diff", "--numstat", "-z", "-M", "--no-color", "--no-ext-diff", "--no-textconv", base, head]).pipe(Effect.map(parseNumstat))
+
   const isAncestor = (ancestor: string, descendant: string) =>
     git(["merge-base", "--is-ancestor", ancestor, descendant]).pipe(
       Effect.as(true),
@@ -107,7 +112,7 @@ export const worktreeGit = (options: {
       return git(["push", "--quiet", "--no-verify", ...flags, "origin", `HEAD:${ref}`], env)
     }).pipe(Effect.asVoid)
 
-  return { git, commitAll, revParse, mergeBase, commitsSince, diff, isAncestor, branches, remoteSha, push }
+  return { git, commitAll, revParse, mergeBase, commitsSince, diff, numstat, isAncestor, branches, remoteSha, push }
 }
 
 export type WorktreeGit = ReturnType<typeof worktreeGit>

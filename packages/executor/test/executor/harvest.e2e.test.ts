@@ -153,6 +153,7 @@ describe("LocalExecutor against the GitHub emulator", () => {
         if (tick._tag === "Succeeded") {
           assert.deepStrictEqual(tick.result.commits, [])
           assert.isUndefined(tick.result.pullRequestNumber)
+          assert.isUndefined(tick.result.diff, "no commit, no figures")
         }
         assert.deepStrictEqual(yield* t.pulls, [])
       }).pipe(Effect.provide(simLayer)),

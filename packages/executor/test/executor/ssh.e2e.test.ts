@@ -100,6 +100,11 @@ describe.runIf(sshdAvailable)("LocalExecutor on an SSH Worker", () => {
         const pulls = yield* t.pulls
         assert.deepStrictEqual(pulls.map((pull) => [pull.number, pull.head.ref]), [[outcome.result.pullRequestNumber ?? 0, branch]])
         assert.strictEqual(t.origin("show", `${branch}:slow.txt`), "slow")
+        assert.deepStrictEqual(
+          outcome.result.diff?.files,
+          [{ path: "slow.txt", insertions: 1, deletions: 0, binary: false }],
+          "counted on the Worker, over ssh"
+        )
         assert.deepStrictEqual(runningInGroup(record.pgid), [], "no process of the session is left")
         assert.isFalse(fs.existsSync(record.attemptDir), "the finished Attempt's folder is removed")
       }).pipe(Effect.provide(simLayer)),
