@@ -23,6 +23,8 @@ const ROUNDS = 4
 /** Bare claims written BATCH to a transaction, for comparison. */
 const BATCHED = 1_000
 const BATCH = 100
+/** Duplicates are replayed this many times over: one pass of 1,600 look-ups is over before the JIT has warmed up. */
+const DUPLICATE_PASSES = 5
 
 const elapsed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
@@ -80,12 +82,16 @@ const measure = (events: number) =>
     }
     if (opened !== PER_SIDE) return yield* Effect.dieMessage(`only ${opened} of ${PER_SIDE} claims opened a Run`)
 
+    // The same content polled again: built before the clock starts, so only the store's rejection is timed
+    // (contentHash of the payload is measured on its own below).
+    const again = polled.map((p, k) => itemSubmission({ ...p, receivedAt: now + PER_SIDE + k }))
+    const replays = Array.from({ length: DUPLICATE_PASSES }, () => again).flat()
     let rejected = 0
-    const dup = yield* elapsed(Effect.forEach(polled, (_, k) =>
-      Effect.map(submit(k, now + PER_SIDE + k), (claim) => {
+    const dup = yield* elapsed(Effect.forEach(replays, (submission) =>
+      Effect.map(store.recordAndClaim(submission), (claim) => {
         if (claim._tag === "Claimed" && !claim.opened) rejected++
       }), { discard: true }))
-    if (rejected !== PER_SIDE) return yield* Effect.dieMessage(`only ${rejected} duplicates came back as their Run`)
+    if (rejected !== replays.length) return yield* Effect.dieMessage(`only ${rejected} duplicates came back as their Run`)
     let bareRejected = 0
     const bareDup = yield* timed(() => {
       bareRejected = bare.duplicate()
@@ -112,9 +118,9 @@ const measure = (events: number) =>
       batchedPerCore: rate(BATCHED, batchedRun.cpuMs),
       claimCpuUs: (storeCpuMs * 1000) / PER_SIDE,
       bareClaimCpuUs: (bareCpuMs * 1000) / PER_SIDE,
-      duplicates: rate(PER_SIDE, dup.ms),
-      duplicatesPerCore: rate(PER_SIDE, dup.cpuMs),
-      duplicateCpuUs: (dup.cpuMs * 1000) / PER_SIDE,
+      duplicates: rate(replays.length, dup.ms),
+      duplicatesPerCore: rate(replays.length, dup.cpuMs),
+      duplicateCpuUs: (dup.cpuMs * 1000) / replays.length,
       bareDuplicates: rate(PER_SIDE, bareDup.ms),
       lookups: rate(10 * PER_SIDE, lookup.ms)
     }
@@ -186,7 +192,7 @@ const program = Effect.gen(function*() {
         rows: results.map((r) => [r.events, r.mb, r.seedS, r.claims, r.claimsPerCore, r.claimCpuUs, r.bareClaims, r.bareClaimsPerCore, r.bareClaimCpuUs, r.claimCpuUs / r.bareClaimCpuUs, r.batchedClaims, r.batchedPerCore])
       },
       {
-        title: "Duplicate replay (same content again: Claimed, the existing Run)",
+        title: "Duplicate replay (same content again: recordAndClaim answers Claimed, the existing Run)",
         columns: ["Events in ledger", "store duplicates/s", "per core", "store CPU µs", "bare duplicates/s", "bare lookups/s"],
         rows: results.map((r) => [r.events, r.duplicates, r.duplicatesPerCore, r.duplicateCpuUs, r.bareDuplicates, r.lookups])
       }
@@ -196,6 +202,7 @@ const program = Effect.gen(function*() {
       "per core = operations per second of process CPU time (user + system): what one free core would do; wall figures include waiting for the other processes on the machine",
       "bare = better-sqlite3 prepared statements writing the same rows (Event as claimed, Pending Run, its transition), one transaction per Event, same PRAGMAs (WAL, synchronous NORMAL, foreign keys)",
       `bare ${BATCH}/tx = the same rows, ${BATCH} Events to a transaction`,
+      `store duplicates = recordAndClaim of the ${PER_SIDE} claimed Submissions again, ${DUPLICATE_PASSES} times over, built beforehand (no contentHash in the timed part): the read-only duplicate check answers them (ADR 0045)`,
       "bare duplicates = INSERT OR IGNORE of a known Event in its own transaction; bare lookups = SELECT 1 FROM usine_events WHERE id = ? without a transaction",
       `each seeded Event has a closed Run (one in twenty Failed, the rest Succeeded), three transitions and one Attempt; every ledger also holds ${OPEN_MIX.waiting + OPEN_MIX.queued + OPEN_MIX.running} open Runs`,
       `contentHash alone: ${n(hashes)} payloads/s (a 2 KB issue payload)`,

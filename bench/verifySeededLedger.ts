@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Equal } from "effect"
 import { runIdOf } from "@usine/core/ids/RunId"
 import { RunStore } from "@usine/store/RunStore"
 import { closedStateOf, type OpenMix, openPair, pairCount, pairSubmission, SEED_EPOCH } from "./seedLedger"
@@ -22,6 +22,8 @@ export const verifySeededLedger = (events: number, open: OpenMix) =>
       const claim = yield* store.recordAndClaim(s)
       yield* check(claim._tag === "Claimed" && !claim.opened && claim.run.id === runIdOf(s.eventId), `Event ${i} replays as its Run`)
       if (claim._tag !== "Claimed") continue
+      // The duplicate check rebuilds the Run without validating it (ADR 0045): the validating decode must agree.
+      yield* check(Equal.equals(yield* store.getRun(claim.run.id), claim.run), `Run ${i} decodes as its duplicate answer`)
       const state = closedStateOf(i)
       yield* check(claim.run.state._tag === state && claim.run.version === 3, `Run ${i} is ${state} at version 3`)
       const attempts = yield* store.attempts(claim.run.id)

@@ -5,18 +5,23 @@ import type { RunId } from "@usine/core/ids/RunId"
 import { RunStore } from "./RunStore"
 import { makeAttempts } from "./SqlRunStore/attempts"
 import { makeClaim } from "./SqlRunStore/claim"
+import { makeDuplicateCheck } from "./SqlRunStore/DuplicateCheck"
 import { makeItemActions } from "./SqlRunStore/itemActions"
 import { makeLedger } from "./SqlRunStore/Ledger"
 import { makeOperatorActions } from "./SqlRunStore/operatorActions"
 import { makeTranscript } from "./SqlRunStore/transcript"
 
-/** The RunStore on the SQLite ledger; needs `Sql.layer` (or `Sql.layerUnlocked`) below it. */
+/**
+ * The RunStore on the SQLite ledger; needs `Sql.layer` (or `Sql.layerUnlocked`) below it. On a ledger file it also
+ * holds a query-only connection for the duplicate check, closed with the scope.
+ */
 export const make = Effect.gen(function* () {
   const ledger = yield* makeLedger
   const { attempts, budgets, runs, sql } = ledger
+  const duplicateOf = yield* makeDuplicateCheck(sql)
 
   return RunStore.of({
-    ...makeClaim(ledger),
+    ...makeClaim(ledger, duplicateOf),
     ...makeAttempts(ledger),
     ...makeOperatorActions(ledger),
     ...makeItemActions(ledger),
@@ -40,4 +45,4 @@ export const make = Effect.gen(function* () {
   })
 })
 
-export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.effect(RunStore, make)
+export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.scoped(RunStore, make)

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import type { Hono } from "hono"
 import { findItem } from "../world/issueWrites"
-import { addLabels, createLabel, removeLabel, setLabels } from "../world/labelWrites"
+import { addLabels, createLabel, deleteLabel, removeLabel, setLabels } from "../world/labelWrites"
 import type { SimItem } from "../world/SimItem"
 import type { SimRepository } from "../world/SimRepository"
 import type { SimWorld } from "../world/SimWorld"
@@ -52,6 +52,15 @@ export const labelRoutes = (app: Hono<ApiEnv>, world: SimWorld): void => {
       yield* world.authorize(c.get("user"), repo, "write", "create labels")
       const label = yield* createLabel(world, repo, yield* readBody(c, NewLabelBody))
       return c.json(labelJson(world, repo, label), 201)
+    }))
+  )
+
+  app.delete("/repos/:owner/:repo/labels/:name", (c) =>
+    run(c, Effect.gen(function* () {
+      const repo = yield* repoOf(c)
+      yield* world.authorize(c.get("user"), repo, "write", "delete labels")
+      yield* deleteLabel(world, repo, c.req.param("name")!)
+      return c.body(null, 204)
     }))
   )
 

@@ -30,6 +30,16 @@ export const createLabel = Effect.fn("SimWorld.createLabel")(function* (world: S
   return label
 })
 
+/** Removes a label from the catalog and from every item carrying it, as GitHub does; an unknown name is a 404. */
+export const deleteLabel = Effect.fn("SimWorld.deleteLabel")(function* (world: SimWorld, repo: SimRepository, name: string) {
+  if (repo.label(name) === undefined) return yield* Effect.fail(new NotFound({ resource: `label ${name}` }))
+  repo.labels.delete(name.toLowerCase())
+  for (const item of repo.items.values()) {
+    item.labels = item.labels.filter((label) => label.toLowerCase() !== name.toLowerCase())
+  }
+  repo.updatedAt = world.now()
+})
+
 /** Adds labels to the item (keeping the ones it has), as `actor`. */
 export const addLabels = Effect.fn("SimWorld.addLabels")(function* (
   world: SimWorld,

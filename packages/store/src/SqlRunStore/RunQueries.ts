@@ -5,7 +5,7 @@ import type { ItemKey } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { Run } from "@usine/core/run/Run"
 import { Transition } from "@usine/core/run/Transition"
-import { RunFromRow } from "./RunRow"
+import { RunFromRow, rowOfRun } from "./RunRow"
 
 export const OPEN_STATES_SQL = "('Pending', 'Waiting', 'Queued', 'Running')"
 export const UNSTARTED_STATES_SQL = "('Pending', 'Waiting', 'Queued')"
@@ -92,19 +92,13 @@ export const makeRunQueries = (sql: SqlClient.SqlClient) => {
     unstartedOnItem: (itemKey: ItemKey) => Effect.orDie(unstartedOnItem(itemKey)),
     transitionsOf: (runId: RunId) => Effect.orDie(transitionsOf(runId)),
 
-    insert: (run: Run) =>
-      Schema.encode(RunFromRow)(run).pipe(
-        Effect.flatMap((row) => sql`INSERT INTO usine_runs ${sql.insert(row)}`),
-        Effect.orDie
-      ),
+    // The store's own Runs, valid by construction: encoded without a Schema pass (`rowOfRun`).
+    insert: (run: Run) => Effect.orDie(sql`INSERT INTO usine_runs ${sql.insert(rowOfRun(run))}`),
 
     /** Writes `run` over the row only if the row still has `expectedVersion`; false when it does not. */
     updateIfVersion: (run: Run, expectedVersion: number) =>
-      Schema.encode(RunFromRow)(run).pipe(
-        Effect.flatMap((row) =>
-          sql`UPDATE usine_runs SET ${sql.update(row, ["id", "event_id"])}
-              WHERE id = ${run.id} AND version = ${expectedVersion} RETURNING id`
-        ),
+      sql`UPDATE usine_runs SET ${sql.update(rowOfRun(run), ["id", "event_id"])}
+          WHERE id = ${run.id} AND version = ${expectedVersion} RETURNING id`.pipe(
         Effect.map((rows) => rows.length === 1),
         Effect.orDie
       ),

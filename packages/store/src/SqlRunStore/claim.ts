@@ -10,8 +10,14 @@ import type { ClaimResult, CycleBudgetAsk } from "../RunStore"
 import { askIdOf } from "./BudgetQueries"
 import type { Ledger } from "./Ledger"
 
-/** Steps 2 to 5 of the seed's claim, for an Event already recorded: `recordAndClaim` and `claimQueued`. */
-export const makeClaim = (ledger: Ledger) => {
+/**
+ * Steps 2 to 5 of the seed's claim, for an Event already recorded: `recordAndClaim` and `claimQueued`.
+ * `duplicateOf` answers a known Event whose outcome is final before any transaction (ADR 0045).
+ */
+export const makeClaim = (
+  ledger: Ledger,
+  duplicateOf: (eventId: EventId) => Effect.Effect<Option.Option<ClaimResult>>
+) => {
   const { budgets, events, runs, writer } = ledger
 
   /** Step 5: the Item's open Ask blocks every Loop; a Loop at `maxCycles` reservations stores a new Ask. */
@@ -46,17 +52,20 @@ export const makeClaim = (ledger: Ledger) => {
       }
     })
 
-  const claimRecorded = (submission: Submission, actor: Actor): Effect.Effect<ClaimResult> =>
+  /** `fresh`: the Event was inserted by this transaction, so no Run and no ignore row can point at it yet. */
+  const claimRecorded = (submission: Submission, actor: Actor, fresh: boolean): Effect.Effect<ClaimResult> =>
     Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const eventId = submission.eventId
-      const existing = yield* runs.byEvent(eventId)
-      if (Option.isSome(existing)) {
-        yield* events.setStatus(eventId, "claimed")
-        return { _tag: "Claimed", run: existing.value, opened: false, superseded: Option.none() } as const
+      if (!fresh) {
+        const existing = yield* runs.byEvent(eventId)
+        if (Option.isSome(existing)) {
+          yield* events.setStatus(eventId, "claimed")
+          return { _tag: "Claimed", run: existing.value, opened: false, superseded: Option.none() } as const
+        }
+        const ignored = yield* events.ignoredReason(eventId)
+        if (Option.isSome(ignored)) return { _tag: "Ignored", eventId, reason: ignored.value } as const
       }
-      const ignored = yield* events.ignoredReason(eventId)
-      if (Option.isSome(ignored)) return { _tag: "Ignored", eventId, reason: ignored.value } as const
       const { ask, generation } = yield* budgets.budget(submission.itemKey)
       if (submission.generation < generation) {
         const reason = `old generation: the Event has ${submission.generation}, the Item is at ${generation}`
@@ -91,6 +100,7 @@ export const makeClaim = (ledger: Ledger) => {
         yield* events.setStatus(eventId, "blocked")
         return { _tag: "CycleBlocked", ask: blockedBy.value, superseded } as const
       }
+      // Valid by construction: typed fields of a decoded Submission; the constructor's validation costs ~100 µs.
       const run = yield* writer.open(
         new Run({
           id: runIdOf(eventId),
@@ -109,7 +119,7 @@ export const makeClaim = (ledger: Ledger) => {
           receivedAt: submission.receivedAt,
           createdAt: now,
           updatedAt: now
-        }),
+        }, true),
         { actor, reason: `opened for Event ${eventId}` }
       )
       yield* events.setStatus(eventId, "claimed")
@@ -117,16 +127,24 @@ export const makeClaim = (ledger: Ledger) => {
       return { _tag: "Claimed", run, opened: true, superseded } as const
     })
 
+  const claimInTransaction = Effect.fn("RunStore.recordAndClaim")(function* (submission: Submission) {
+    return yield* ledger.transaction(
+      Effect.gen(function* () {
+        // The insert comes first so the transaction holds SQLite's write lock before it reads anything.
+        const fresh = yield* events.insert(submission, yield* Clock.currentTimeMillis)
+        return yield* claimRecorded(submission, "trigger", fresh)
+      })
+    )
+  })
+
   return {
-    recordAndClaim: Effect.fn("RunStore.recordAndClaim")(function* (submission: Submission) {
-      return yield* ledger.transaction(
-        Effect.gen(function* () {
-          // The insert comes first so the transaction holds SQLite's write lock before it reads anything.
-          yield* events.insert(submission, yield* Clock.currentTimeMillis)
-          return yield* claimRecorded(submission, "trigger")
-        })
-      )
-    }),
+    // A duplicate whose outcome is final is answered without writing; a race lost to a concurrent writer between
+    // the look-up and the transaction is the transaction's to settle, as before.
+    recordAndClaim: (submission: Submission): Effect.Effect<ClaimResult> =>
+      Effect.flatMap(
+        duplicateOf(submission.eventId),
+        Option.match({ onNone: () => claimInTransaction(submission), onSome: Effect.succeed })
+      ),
     claimQueued: Effect.fn("RunStore.claimQueued")(function* (eventId: EventId) {
       return yield* ledger.transaction(
         Effect.gen(function* () {
@@ -134,7 +152,7 @@ export const makeClaim = (ledger: Ledger) => {
           if (Option.isNone(event)) {
             return { _tag: "Ignored", eventId, reason: "no such Event in the ledger" } as const satisfies ClaimResult
           }
-          return yield* claimRecorded(event.value.submission, "engine")
+          return yield* claimRecorded(event.value.submission, "engine", false)
         })
       )
     })

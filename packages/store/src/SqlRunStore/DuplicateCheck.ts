@@ -1,0 +1,79 @@
+import { createRequire } from "node:module"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import { SqliteClient } from "@effect/sql-sqlite-node/SqliteClient"
+import { Effect, Option, type Scope } from "effect"
+import type { EventId } from "@usine/core/ids/EventId"
+import type { ClaimResult } from "../RunStore"
+import { BUSY_TIMEOUT_MS } from "../Sql"
+import { type RunRow, runOfStoredRow } from "./RunRow"
+
+/** The Event's row joined with its Run (all columns null when it has none) and its ignore reason. */
+type RecordedRow = { readonly event_status: string; readonly ignored_reason: string | null } & (
+  | RunRow
+  | { readonly [K in keyof RunRow]: null }
+)
+
+const FINAL_OUTCOME_SQL = `SELECT e.status AS event_status, i.reason AS ignored_reason, r.*
+  FROM usine_events e
+  LEFT JOIN usine_runs r ON r.event_id = e.id
+  LEFT JOIN usine_ignored_events i ON i.event_id = e.id
+  WHERE e.id = ?`
+
+/**
+ * What `recordAndClaim` answers for an Event already recorded, when that answer can never change: Claimed with its
+ * Run (Run rows are never deleted; the Event must already say `claimed`, the status the claim would write) or Ignored
+ * with its reason (rows of `usine_ignored_events` are never deleted). Anything else goes to the transaction.
+ */
+export const finalOutcomeOf = (eventId: EventId, row: RecordedRow | undefined): Option.Option<ClaimResult> => {
+  if (row === undefined) return Option.none()
+  if (row.id !== null) {
+    if (row.event_status !== "claimed") return Option.none()
+    return Option.some({ _tag: "Claimed", run: runOfStoredRow(row), opened: false, superseded: Option.none() })
+  }
+  if (row.ignored_reason !== null) return Option.some({ _tag: "Ignored", eventId, reason: row.ignored_reason })
+  return Option.none()
+}
+
+/** Just what the check needs of better-sqlite3, which ships no types of its own. */
+interface ReaderDatabase {
+  prepare(sql: string): { get(...params: ReadonlyArray<unknown>): unknown }
+  pragma(pragma: string): unknown
+  close(): void
+}
+const Database = createRequire(import.meta.url)("better-sqlite3") as new (
+  path: string,
+  options: { readonly fileMustExist: boolean }
+) => ReaderDatabase
+
+/**
+ * A read-only look-up before the claim's write transaction. On a ledger file it reads through a second, query-only
+ * connection with one prepared statement: in WAL mode that connection sees committed rows only, so an in-flight
+ * claim can never be answered from. Elsewhere (`:memory:`, another client) it reads through the client, whose
+ * semaphore waits for any open transaction. An Event not yet recorded, or whose outcome may still change, is none.
+ */
+export const makeDuplicateCheck = (
+  sql: SqlClient.SqlClient
+): Effect.Effect<(eventId: EventId) => Effect.Effect<Option.Option<ClaimResult>>, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const client = yield* Effect.serviceOption(SqliteClient)
+    const filename = Option.getOrUndefined(Option.map(client, (c) => c.config.filename))
+    if (filename === undefined || filename === "" || filename === ":memory:" || filename.startsWith("file:")) {
+      return (eventId: EventId) =>
+        sql.unsafe<RecordedRow>(FINAL_OUTCOME_SQL, [eventId]).pipe(
+          Effect.map((rows) => finalOutcomeOf(eventId, rows[0])),
+          Effect.orDie
+        )
+    }
+    const reader = yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const db = new Database(filename, { fileMustExist: true })
+        db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
+        db.pragma("query_only = 1")
+        return db
+      }),
+      (db) => Effect.sync(() => db.close())
+    )
+    const statement = reader.prepare(FINAL_OUTCOME_SQL)
+    return (eventId: EventId) =>
+      Effect.sync(() => finalOutcomeOf(eventId, statement.get(eventId) as RecordedRow | undefined))
+  })
