@@ -7,7 +7,8 @@ import { guardFailure, runGuards } from "./guards/runGuards"
 import type { TransportError } from "./WorkerTransport"
 import type { GitCommandFailed } from "./Workspace/errors"
 import { isTransient, type WorktreeGit } from "./Harvest/worktreeGit"
-import type { BeginEntry } from "./LocalExecutor/AttemptJournal"
+import { verificationSection } from "./Harvest/verificationSection"
+import type { BeginEntry, VerifyEntry } from "./LocalExecutor/AttemptJournal"
 import type { PullRequestCallFailed, PullRequests } from "./PullRequests"
 import type { RedactorService } from "./Redactor"
 
@@ -16,9 +17,11 @@ export interface HarvestInput {
   readonly pullRequests: PullRequests["Type"]
   readonly redactor: RedactorService
   readonly begin: BeginEntry
-  readonly policy: Pick<AttemptPolicy, "forbiddenPaths" | "maxChangedFiles" | "kind">
+  readonly policy: Pick<AttemptPolicy, "forbiddenPaths" | "maxChangedFiles" | "kind" | "verify">
   readonly run: { readonly id: string; readonly loop: string; readonly repository: string; readonly number?: number | undefined }
   readonly attemptNumber: number
+  /** The Attempt's verification rounds, oldest first: the pull request's evidence. */
+  readonly verification: ReadonlyArray<VerifyEntry>
 }
 
 /** A GitHub call failed: a transient one may succeed on the next Attempt, any other needs the operator. */
@@ -136,12 +139,14 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
       repository: run.repository,
       head: begin.pushBranch,
       base: begin.baseBranch,
-      title: pullRequestTitle(run, subjects),
-      body: [
+      // The pull request is public: the agent's commit subjects go through the redactor like the evidence.
+      title: redactor.redact(pullRequestTitle(run, subjects)),
+      body: redactor.redact([
         `Work of usine's \`${run.loop}\` Loop on ${itemName(run)}.`,
         subjects.trim().split("\n").map((line) => `- ${line}`).join("\n"),
+        verificationSection({ commands: input.policy.verify, rounds: input.verification, redactor }),
         `Run \`${run.id}\`, Attempt ${input.attemptNumber}.`
-      ].join("\n\n")
+      ].join("\n\n"))
     })
   )
   return {

@@ -42,10 +42,21 @@ export interface LocalExecutorOptions {
   readonly stopGraceMs?: number
   /** The daemon's redactor; by default the built-in patterns and the token. */
   readonly redactor?: RedactorService
+  /** `harvestRetryPolicy` by default; tests pass a short one. */
+  readonly harvestRetryPolicy?: Schedule.Schedule<unknown>
 }
 
 /** A Worker that stops answering mid-Attempt gets this long to come back before the Attempt is an InfraFailure. */
 export const transportRetryPolicy = Schedule.exponential("1 second").pipe(Schedule.intersect(Schedule.recurs(4)))
+
+/**
+ * A harvest that fails on GitHub (5xx, unreachable, rate limited) is retried in place, so a verified change is not
+ * redone by a new agent session: 5 more tries, 30 s doubling up to 3 min apart, about 9.5 min in all (ADR 0047).
+ */
+export const harvestRetryPolicy: Schedule.Schedule<unknown> = Schedule.exponential("30 seconds").pipe(
+  Schedule.union(Schedule.spaced("3 minutes")),
+  Schedule.intersect(Schedule.recurs(5))
+)
 
 const failedWith = (failure: AttemptFailure) => new AttemptFailed({ failure })
 
@@ -65,7 +76,8 @@ export const make = (options: LocalExecutorOptions) =>
       pollInterval: options.pollInterval ?? "500 millis",
       verifyTimeoutMs: options.verifyTimeoutMs ?? 20 * 60_000,
       stopGraceMs: options.stopGraceMs ?? 10_000,
-      pullRequests
+      pullRequests,
+      harvestRetryPolicy: options.harvestRetryPolicy ?? harvestRetryPolicy
     }
     const locator = yield* AttemptLocator.make(options.workers)
     const running = yield* FiberMap.make<AttemptId, AttemptOutcome>()
@@ -92,9 +104,15 @@ export const make = (options: LocalExecutorOptions) =>
             Effect.succeed(failedWith(new InfraFailure({ reason: `the Worker ${workerName} failed: ${error.message}`, evidence: "" })))
           )
         )
-        // Once the outcome is in the journal the folder has served; without it, recovery decides later.
-        if (prepared.journal.entries().some((e) => e._tag === "outcome")) {
+        // Once the outcome is in the journal and the work is kept elsewhere the folder has served; a failed salvage
+        // leaves it for the next Attempt of the Run or the next start to salvage again (ADR 0047).
+        const ended = prepared.journal.find("outcome", () => true)
+        if (Option.exists(ended, (entry) => entry.folderServed)) {
           yield* worker.workspace.remove(prepared.attemptDir).pipe(Effect.ignoreLogged)
+        } else if (Option.isSome(ended)) {
+          yield* Effect.logWarning("the Attempt's work could not be salvaged; its folder stays on the Worker").pipe(
+            Effect.annotateLogs({ worker: workerName, attemptDir: prepared.attemptDir })
+          )
         }
         return outcome
       }).pipe(

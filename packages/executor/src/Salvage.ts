@@ -1,7 +1,7 @@
 import { Data, Effect, Option } from "effect"
 import { runGuards } from "./guards/runGuards"
 import { collectWork } from "./Harvest"
-import { salvageBranchName, salvagePrefix } from "./Harvest/branchName"
+import { salvageBranchName, salvageLocalPrefix, salvageLocalRef, salvagePrefix } from "./Harvest/branchName"
 import type { WorktreeGit } from "./Harvest/worktreeGit"
 import type { BeginEntry } from "./LocalExecutor/AttemptJournal"
 import type { RedactorService } from "./Redactor"
@@ -30,7 +30,9 @@ export interface SalvageInput {
  * Keeps a failed, canceled or interrupted Attempt's work: commits what the agent left, and pushes it to
  * `usine/salvage/<runId>/<attempt>` (the Attempt's own branch, so a force push is safe). The forbidden-path and
  * secret guards still apply: a pushed branch can run its workflows and a pushed secret is leaked. The size guard
- * does not: a large change is still work worth keeping.
+ * does not: a large change is still work worth keeping. Before the push the work gets a local ref in the
+ * Worker's mirror, dropped once the push succeeded: when GitHub cannot be reached, the next Attempt of the Run
+ * on that Worker still starts from it (ADR 0047).
  */
 export const salvage = Effect.fn("Salvage.salvage")(function* (input: SalvageInput) {
   const { git } = input
@@ -46,19 +48,30 @@ export const salvage = Effect.fn("Salvage.salvage")(function* (input: SalvageInp
     return Salvaged.Refused({ evidence: guards.violations.map((v) => `${v.guard}: ${v.path ?? ""} ${v.detail}`).join("\n") })
   }
   const branch = salvageBranchName(input.runId, input.attemptNumber)
+  const local = salvageLocalRef(input.runId, input.attemptNumber)
+  yield* git.setRef(local)
   yield* git.push(branch, { force: true })
+  yield* git.deleteRef(local).pipe(Effect.ignoreLogged)
   return Salvaged.Saved({ branch, commits: work.commits.length })
 })
 
 /**
- * The newest salvage branch of a Run among the branches the mirror just fetched from GitHub, so an operator
- * retry's next Attempt starts where the last one stopped.
+ * The newest salvage of a Run, so the next Attempt starts where the last one stopped: among the salvage branches
+ * the mirror just fetched from GitHub and the local salvage refs whose push did not happen (`branch` is then the
+ * full ref). For the same Attempt the local ref wins: it is only left when its push failed.
  */
 export const newestSalvage = Effect.fn("Salvage.newest")(function* (git: WorktreeGit, runId: string) {
   const prefix = salvagePrefix(runId)
-  const found = (yield* git.branches(prefix))
-    .map((entry) => ({ ...entry, attempt: Number(entry.branch.slice(prefix.length)) }))
+  const localPrefix = salvageLocalPrefix(runId)
+  const pushed = (yield* git.branches(prefix)).map((entry) => ({ ...entry, attempt: Number(entry.branch.slice(prefix.length)), local: false }))
+  const local = (yield* git.refs(localPrefix)).map((entry) => ({
+    branch: entry.ref,
+    sha: entry.sha,
+    attempt: Number(entry.ref.slice(localPrefix.length)),
+    local: true
+  }))
+  const found = [...pushed, ...local]
     .filter((entry) => Number.isInteger(entry.attempt))
-    .sort((a, b) => b.attempt - a.attempt)
-  return Option.fromNullable(found[0])
+    .sort((a, b) => b.attempt - a.attempt || Number(b.local) - Number(a.local))
+  return Option.map(Option.fromNullable(found[0]), ({ branch, sha }) => ({ branch, sha }))
 })

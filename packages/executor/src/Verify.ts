@@ -41,7 +41,8 @@ export const runVerifyRound = Effect.fn("Verify.round")(function* (
   })
   const results: Array<VerifyResult> = []
   for (const command of options.commands) {
-    const result = yield* options.transport
+    const started = yield* Clock.currentTimeMillis
+    const ran = yield* options.transport
       .exec({
         argv: ["env", "-i", ...env, "GIT_TERMINAL_PROMPT=0", "sh", "-c", 'exec 2>&1; eval "$1"', "usine-verify", command],
         cwd: options.worktree,
@@ -58,6 +59,7 @@ export const runVerifyRound = Effect.fn("Verify.round")(function* (
           Effect.succeed({ command, passed: false, exitCode: null, output: `timed out after ${Math.round(timedOut.timeoutMs / 1000)} s` })
         )
       )
+    const result: VerifyResult = { ...ran, durationMs: (yield* Clock.currentTimeMillis) - started }
     results.push(result)
     if (!result.passed) break
   }

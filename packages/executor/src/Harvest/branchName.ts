@@ -19,3 +19,12 @@ export const salvageBranchName = (runId: string, attemptNumber: number): string 
   `usine/salvage/${branchSegment(runId)}/${attemptNumber}`
 
 export const salvagePrefix = (runId: string): string => `usine/salvage/${branchSegment(runId)}/`
+
+/**
+ * `refs/usine/salvage/<runId>/<attempt number>` in the Worker's mirror: salvage writes it before pushing, so the
+ * work has a name even when GitHub cannot be reached. Outside `refs/heads/`, the mirror's pruning fetch keeps it.
+ */
+export const salvageLocalRef = (runId: string, attemptNumber: number): string =>
+  `${salvageLocalPrefix(runId)}${attemptNumber}`
+
+export const salvageLocalPrefix = (runId: string): string => `refs/usine/salvage/${branchSegment(runId)}/`

@@ -77,19 +77,29 @@ export const worktreeGit = (options: {
       )
     )
 
-  /** Local branches (the mirror's, fetched from GitHub) under a prefix, with their shas. */
-  const branches = (prefix: string) =>
-    git(["for-each-ref", "--format=%(refname) %(objectname)", `refs/heads/${prefix}`]).pipe(
+  /** The mirror's refs under a full prefix (`refs/...`), with their shas. */
+  const refs = (prefix: string) =>
+    git(["for-each-ref", "--format=%(refname) %(objectname)", prefix]).pipe(
       Effect.map((out) =>
         out
           .split("\n")
           .filter((line) => line !== "")
           .map((line) => {
             const [ref = "", sha = ""] = line.split(" ")
-            return { branch: ref.slice("refs/heads/".length), sha }
+            return { ref, sha }
           })
       )
     )
+
+  /** Local branches (the mirror's, fetched from GitHub) under a prefix, with their shas. */
+  const branches = (prefix: string) =>
+    refs(`refs/heads/${prefix}`).pipe(
+      Effect.map((found) => found.map(({ ref, sha }) => ({ branch: ref.slice("refs/heads/".length), sha })))
+    )
+
+  /** Points a ref of the mirror (shared by every worktree) at HEAD, or deletes it. */
+  const setRef = (ref: string) => git(["update-ref", ref, "HEAD"]).pipe(Effect.asVoid)
+  const deleteRef = (ref: string) => git(["update-ref", "-d", ref]).pipe(Effect.asVoid)
 
   /** The sha of a branch on GitHub now, if it exists. */
   const remoteSha = (branch: string) =>
@@ -112,11 +122,14 @@ export const worktreeGit = (options: {
       return git(["push", "--quiet", "--no-verify", ...flags, "origin", `HEAD:${ref}`], env)
     }).pipe(Effect.asVoid)
 
-  return { git, commitAll, revParse, mergeBase, commitsSince, diff, numstat, isAncestor, branches, remoteSha, push }
+  return { git, commitAll, revParse, mergeBase, commitsSince, diff, numstat, isAncestor, refs, branches, setRef, deleteRef, remoteSha, push }
 }
 
 export type WorktreeGit = ReturnType<typeof worktreeGit>
 
-/** A git failure a retry could fix (the network, GitHub answering 5xx) rather than one the operator must look at. */
+/**
+ * A git failure a retry could fix (the network, GitHub answering 5xx) rather than one the operator must look at.
+ * A status is a whole number: the remote's port in `failed to push some refs to 'http://host:45031/…'` is not one.
+ */
 export const isTransient = (error: GitCommandFailed): boolean =>
-  /unable to access|could not resolve|connection|timed out|early EOF|remote end hung up|50[234]|RPC failed/i.test(error.stderr)
+  /unable to access|could not resolve|connection|timed out|early EOF|remote end hung up|\b50[234]\b|RPC failed/i.test(error.stderr)

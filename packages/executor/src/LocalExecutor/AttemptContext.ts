@@ -1,4 +1,4 @@
-import { type Duration, Effect, Option, type Redacted, Schema } from "effect"
+import { type Duration, Effect, Option, type Redacted, type Schedule, Schema } from "effect"
 import * as path from "node:path/posix"
 import type { AgentConfig } from "@usine/core/config/AgentConfig"
 import type { AttemptRequest } from "@usine/engine/Executor"
@@ -32,6 +32,8 @@ export interface ExecutorSettings {
   readonly verifyTimeoutMs: number
   readonly stopGraceMs: number
   readonly pullRequests: PullRequests["Type"]
+  /** How a harvest that failed on GitHub (an InfraFailure) is retried in place before the Attempt fails. */
+  readonly harvestRetryPolicy: Schedule.Schedule<unknown>
 }
 
 /** One Attempt being executed or followed again. */

@@ -54,7 +54,9 @@ export const VerifyResult = Schema.Struct({
   passed: Schema.Boolean,
   exitCode: Schema.NullOr(Schema.Number),
   /** The last 16 KiB of stdout and stderr, redacted. */
-  output: Schema.String
+  output: Schema.String,
+  /** How long the command ran; absent in journals written before it was measured. */
+  durationMs: Schema.optional(Schema.Number)
 })
 export type VerifyResult = typeof VerifyResult.Type
 
@@ -69,11 +71,22 @@ export class VerifyEntry extends Schema.TaggedClass<VerifyEntry>()("verify", {
   }
 }
 
+/** What became of a failed Attempt's work: salvage's answer, or `Failed` when salvage itself failed (ADR 0047). */
+export const SalvageResult = Schema.Literal("Saved", "Nothing", "Refused", "Failed")
+export type SalvageResult = typeof SalvageResult.Type
+
 export class OutcomeEntry extends Schema.TaggedClass<OutcomeEntry>()("outcome", {
   at: Schema.Number,
   outcome: AttemptOutcome,
-  summary: Schema.String
-}) {}
+  summary: Schema.String,
+  /** Set on a failed outcome: the folder may go only once the work is kept elsewhere (or there is none). */
+  salvage: Schema.optional(SalvageResult)
+}) {
+  /** Nothing in the Attempt's folder is needed any more: it succeeded, or its work is kept, refused or absent. */
+  get folderServed(): boolean {
+    return this.outcome._tag !== "Failed" || (this.salvage !== undefined && this.salvage !== "Failed")
+  }
+}
 
 export const JournalEntry = Schema.Union(BeginEntry, TurnEntry, TurnEndEntry, OperatorEntry, VerifyEntry, OutcomeEntry)
 export type JournalEntry = typeof JournalEntry.Type

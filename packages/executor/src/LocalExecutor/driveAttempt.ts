@@ -5,15 +5,19 @@ import { harvest } from "../Harvest"
 import { salvage, Salvaged } from "../Salvage"
 import { runVerifyRound, verifyEvidence, verifyFeedback } from "../Verify"
 import type { TransportError } from "../WorkerTransport"
-import { type BeginEntry, type JournalEntry, OutcomeEntry, TurnEntry } from "./AttemptJournal"
+import { type BeginEntry, type JournalEntry, OutcomeEntry, type SalvageResult, TurnEntry, type VerifyEntry } from "./AttemptJournal"
 import { type AttemptContext, gitOf } from "./AttemptContext"
 import { journalRows } from "./journalRows"
+import { retryHarvest } from "./retryHarvest"
 import { runTurn } from "./runTurn"
 
 const failed = (failure: AttemptFailure) => new AttemptFailed({ failure })
 
-/** Pushes a failed Attempt's work to its salvage branch; says what happened, for the outcome's summary. */
-const salvageNote = (ctx: AttemptContext, begin: BeginEntry) =>
+/**
+ * Pushes a failed Attempt's work to its salvage branch; says what happened, for the outcome's summary and for
+ * the journal, whose `Failed` keeps the folder for a later salvage (ADR 0047).
+ */
+const salvageNote = (ctx: AttemptContext, begin: BeginEntry): Effect.Effect<{ readonly note: string; readonly salvage: SalvageResult }> =>
   salvage({
     git: gitOf(ctx),
     redactor: ctx.settings.redactor,
@@ -21,17 +25,21 @@ const salvageNote = (ctx: AttemptContext, begin: BeginEntry) =>
     runId: ctx.request.run.id,
     attemptNumber: ctx.request.attempt.number
   }).pipe(
-    Effect.map(
-      Salvaged.$match({
+    Effect.map((saved) => ({
+      salvage: saved._tag,
+      note: Salvaged.$match(saved, {
         Saved: ({ branch }) => `; the work is salvaged on ${branch}`,
         Nothing: () => "",
         Refused: () => "; the work was not salvaged: the guards refuse it"
       })
-    ),
+    })),
     Effect.catchAll((error) =>
-      Effect.logWarning("salvage failed").pipe(
+      Effect.logWarning("salvage failed; the Attempt's folder stays on its Worker").pipe(
         Effect.annotateLogs({ attemptId: ctx.request.attempt.id, error: String(error) }),
-        Effect.as(`; the work could not be salvaged: ${ctx.settings.redactor.redact(error.message)}`)
+        Effect.as({
+          salvage: "Failed" as const,
+          note: `; the work could not be salvaged (${ctx.settings.redactor.redact(error.message)}): it stays on the Worker ${ctx.worker.name} and is salvaged again later`
+        })
       )
     )
   )
@@ -48,13 +56,19 @@ const finish = (ctx: AttemptContext, begin: BeginEntry, compute: Effect.Effect<A
       return stored.value.outcome
     }
     const outcome = yield* compute
+    const salvaged = outcome._tag === "Failed" ? yield* salvageNote(ctx, begin) : undefined
     const summary =
       outcome._tag === "Succeeded"
         ? outcome.result.summary ?? "succeeded"
         : outcome._tag === "Failed"
-        ? `${outcome.failure.message}${yield* salvageNote(ctx, begin)}`
+        ? `${outcome.failure.message}${salvaged?.note ?? ""}`
         : outcome.reason
-    const entry = new OutcomeEntry({ at: yield* Clock.currentTimeMillis, outcome, summary })
+    const entry = new OutcomeEntry({
+      at: yield* Clock.currentTimeMillis,
+      outcome,
+      summary,
+      ...(salvaged === undefined ? {} : { salvage: salvaged.salvage })
+    })
     yield* ctx.journal.append(entry)
     yield* ctx.cursor.emit(journalRows(entry))
     return outcome
@@ -123,6 +137,7 @@ export const driveAttempt = Effect.fn("LocalExecutor.drive")(function* (ctx: Att
     }
     prompt = verifyFeedback(verified)
   }
+  const verification = journal.entries().filter((e): e is VerifyEntry => e._tag === "verify")
   const harvested = harvest({
     git: gitOf(ctx),
     pullRequests: ctx.settings.pullRequests,
@@ -130,8 +145,11 @@ export const driveAttempt = Effect.fn("LocalExecutor.drive")(function* (ctx: Att
     begin: begin.value,
     policy,
     run: request.run,
-    attemptNumber: request.attempt.number
+    attemptNumber: request.attempt.number,
+    verification
   }).pipe(
+    // A GitHub outage at push or pull-request time is retried here, not with a new agent session.
+    (step) => retryHarvest(step, { policy: ctx.settings.harvestRetryPolicy, redactor: ctx.settings.redactor }),
     Effect.map((result): AttemptOutcome => new AttemptSucceeded({ result })),
     Effect.catchTags({
       InfraFailure: (f) => Effect.succeed(failed(f)),

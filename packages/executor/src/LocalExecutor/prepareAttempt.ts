@@ -11,6 +11,7 @@ import type { TransportError } from "../WorkerTransport"
 import type { GitCommandFailed, UnsafeWorkspacePath, WorkspaceExists } from "../Workspace/errors"
 import { BeginEntry, openJournal } from "./AttemptJournal"
 import { type ExecutorSettings, gitOf, turnDir, type WorkerHandle } from "./AttemptContext"
+import { salvageEarlierAttempts } from "./salvageEarlierAttempts"
 
 const asFailure = (error: TransportError | GitCommandFailed | UnsafeWorkspacePath | WorkspaceExists): AttemptFailure => {
   switch (error._tag) {
@@ -80,6 +81,8 @@ export const prepareAttempt = Effect.fn("LocalExecutor.prepare")(function* (inpu
   const missing = missingCapabilityFailure(capabilities)
   if (missing !== undefined) return yield* missing
 
+  // Before the mirror's fetch, so that work pushed now is among the salvage branches it brings.
+  if (attempt.number > 1) yield* salvageEarlierAttempts(settings, worker, attempt)
   const target = yield* targets(settings, request)
   const workspace = yield* Effect.scoped(
     worker.workspace

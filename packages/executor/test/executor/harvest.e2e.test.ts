@@ -36,6 +36,11 @@ describe("LocalExecutor against the GitHub emulator", () => {
         assert.strictEqual(pulls[0]!.head.ref, branch)
         assert.strictEqual(pulls[0]!.base.ref, "main")
         assert.strictEqual(pulls[0]!.title, "Add the feature")
+        const body = pulls[0]!.body ?? ""
+        assert.include(body, "### Verification")
+        assert.include(body, "Every `verify:` command passed in round 2, after 1 failed round the agent fixed.")
+        assert.match(body, /- passed in \d+\.\d s: `grep -q fixed status\.txt`/)
+        assert.include(body, "<details><summary>Round 1: grep -q fixed status.txt failed (exit 1)</summary>")
         assert.strictEqual(t.origin("show", `${branch}:status.txt`), "fixed")
         assert.strictEqual(t.origin("rev-parse", `refs/heads/${branch}`), outcome.result.commits.at(-1))
         assert.strictEqual(t.origin("log", "-1", "--format=%an", branch), "usine-agent")
@@ -71,6 +76,7 @@ describe("LocalExecutor against the GitHub emulator", () => {
         assert.strictEqual(pulls.length, 1, "a retry never opens a second pull request")
         assert.strictEqual(two.result.pullRequestNumber, one.result.pullRequestNumber)
         assert.include(pulls[0]!.body ?? "", "Attempt 2", "its body was updated")
+        assert.include(pulls[0]!.body ?? "", "The Loop has no `verify:` commands")
         assert.include(two.result.summary ?? "", "updated")
         // Attempt 2 continued from the Run's branch: both Attempts' lines are there.
         assert.strictEqual(t.origin("show", `${two.result.branch}:feature.txt`).split("\n").length, 2)

@@ -1,4 +1,4 @@
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted, Schedule } from "effect"
 import { execFileSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
@@ -106,7 +106,16 @@ export const recorder = () => {
  * The GitHub emulator with `acme/widgets` (README on main), issue #1, usine's account, and a LocalExecutor on a
  * Worker root in a temp dir running the scripted agent in every mode (the Agent's name is the mode).
  */
-export const setup = (options: { readonly daemonEnv?: Record<string, string | undefined>; readonly agents?: Record<string, AgentConfig> } = {}) =>
+/** The harvest retry of the tests: three more tries, 50 ms apart, instead of minutes. */
+export const quickHarvestRetry = Schedule.spaced("50 millis").pipe(Schedule.intersect(Schedule.recurs(3)))
+
+export const setup = (
+  options: {
+    readonly daemonEnv?: Record<string, string | undefined>
+    readonly agents?: Record<string, AgentConfig>
+    readonly harvestRetryPolicy?: Schedule.Schedule<unknown>
+  } = {}
+) =>
   Effect.gen(function* () {
     const sim = yield* GitHubSim
     const account = yield* sim.control.createUser({ login: "usine-bot", permission: "write" })
@@ -124,6 +133,7 @@ export const setup = (options: { readonly daemonEnv?: Record<string, string | un
       cloneUrl: (repository) => `${sim.url}/${repository}.git`,
       pollInterval: "30 millis",
       stopGraceMs: 2_000,
+      harvestRetryPolicy: options.harvestRetryPolicy ?? quickHarvestRetry,
       ...(options.daemonEnv === undefined ? {} : { daemonEnv: options.daemonEnv })
     }
     /** Another daemon on the same Worker root: its own executor and GitHub client (octokit spaces one client's writes). */
