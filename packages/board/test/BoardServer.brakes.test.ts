@@ -60,6 +60,20 @@ describe("Board budgets and brakes", () => {
       }
       yield* untilState(store, runOf(held), "Succeeded")
       assert.deepStrictEqual(json((yield* promise(() => browser.get("/api/needs-you"))).body).brakes.capsReached, [])
+
+      // The Run's timeline says why it waited and why it went, though the hold itself is gone.
+      const run = json((yield* promise(() => browser.get(`/api/runs/${runOf(held)}`))).body)
+      const runHtml = (yield* promise(() => browser.get(`/runs/${runOf(held)}`))).body
+      assert.deepStrictEqual(
+        run.timeline.map((t: any) => t.what),
+        ["opened Pending", "held by a daily cap", "released after 0s", "Pending → Running", "Attempt 1 started on w1",
+          "Attempt 1 succeeded", "Running → Succeeded"]
+      )
+      const [heldLine, released] = run.timeline.filter((t: any) => t.note !== undefined)
+      assert.include(heldLine.why, "loop build used 1,200 tokens of its daily cap of 1,000 tokens")
+      assert.strictEqual(released.why, "the operator raised the daily cap of loop build")
+      assert.deepStrictEqual(texts(runHtml, "timeline-what"), run.timeline.map((t: any) => t.what))
+      assert.deepStrictEqual(attrs(runHtml, "timeline-entry", "data-note"), ["", "Held", "Released", "", "", "", ""])
     }))
 
   it.scoped("a parked Item shows its evidence on Needs you; letting it run again starts its held Run once", () =>
@@ -83,6 +97,11 @@ describe("Board budgets and brakes", () => {
       const cleared = yield* promise(() => browser.act("/brakes/clear-no-progress", fields))
       assert.deepStrictEqual([cleared.status, cleared.body.cleared], [200, true])
       yield* untilState(store, runOf(third), "Succeeded")
+      const notes = json((yield* promise(() => browser.get(`/api/runs/${runOf(third)}`))).body).timeline.filter((t: any) => t.note)
+      assert.deepStrictEqual(notes.map((t: any) => [t.what, t.why]), [
+        ["held by the no-progress brake", "parked after 2 Attempts without progress on this Item: succeeded without a commit; succeeded without a commit"],
+        ["released after 0s", "the operator let the Item run again"]
+      ])
       const again = yield* promise(() => browser.act("/brakes/clear-no-progress", fields))
       assert.deepStrictEqual([again.status, again.body.cleared], [200, false])
       const malformed = yield* promise(() => browser.act("/brakes/clear-no-progress", { loop: "build", itemKey: "7" }))

@@ -59,9 +59,9 @@ describe("Board live pages and what they never show", () => {
       assert.include(board, "&lt;img src=x onerror=alert(2)&gt;")
     }))
 
-  it.scoped("the Run stream delivers new transcript rows, redacted, and the state change when the Run closes", () =>
+  it.scoped("the Run stream delivers new transcript rows, redacted, a new note, and the state change when the Run closes", () =>
     Effect.gen(function* () {
-      const { client, engine, memory, server, store } = yield* startBoard()
+      const { brakes, client, engine, memory, server, store } = yield* startBoard()
       const browser = client()
       const run = submission({ number: 3 })
       memory.script(runOf(run), Script.hang)
@@ -72,11 +72,13 @@ describe("Board live pages and what they never show", () => {
       const page = (yield* promise(() => browser.get(`/runs/${runOf(run)}`))).body
       const lastSeq = attrs(page, "transcript", "data-last-seq")[0] ?? ""
       const version = attrs(page, "transcript", "data-version")[0] ?? ""
+      const note = attrs(page, "transcript", "data-note")[0] ?? ""
+      assert.strictEqual(note, "0")
       assert.strictEqual(attrs(page, "transcript", "data-attempt-id")[0], attemptId)
 
       const stream = yield* openEventStream(
         server.port,
-        `/api/runs/${runOf(run)}/stream?attempt=${encodeURIComponent(attemptId)}&after=${lastSeq}&version=${version}`,
+        `/api/runs/${runOf(run)}/stream?attempt=${encodeURIComponent(attemptId)}&after=${lastSeq}&version=${version}&note=${note}`,
         { host: `127.0.0.1:${server.port}`, accept: "text/event-stream" }
       )
       assert.strictEqual(stream.status, 200)
@@ -84,6 +86,11 @@ describe("Board live pages and what they never show", () => {
       yield* awaitEvent(stream.events, "a transcript event", (e) => e.event === "transcript")
       const delivered = stream.events.filter((e) => e.event === "transcript").flatMap((e) => JSON.parse(e.data).rows)
       assert.deepStrictEqual(delivered.map((r: any) => [r.seq, r.text]), [[Number(lastSeq) + 1, "working with [REDACTED:github_token]"]])
+
+      // A hold writes no Run row, only a note: the page still hears of it.
+      yield* brakes.holdRun({ runId: runOf(run), kind: "AgentQuota", reason: "quota", until: undefined, since: 0 })
+      yield* awaitEvent(stream.events, "a note event", (e) => e.event === "note")
+      assert.deepStrictEqual(stream.events.filter((e) => e.event === "state"), [], "the Run itself did not change")
 
       yield* engine.cancel(runOf(run))
       yield* awaitEvent(stream.events, "a state event", (e) => e.event === "state")

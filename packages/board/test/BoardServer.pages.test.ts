@@ -4,7 +4,7 @@ import { summarizeDiff } from "@usine/core/attempt/DiffSummary"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import { Script } from "@usine/engine/InMemoryExecutor"
 import { attrs, texts } from "./support/html"
-import { REPOSITORY, runOf, startBoard, submission, untilState } from "./support/startBoard"
+import { REPOSITORY, runOf, SECRET, startBoard, submission, untilState } from "./support/startBoard"
 
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
 
@@ -119,5 +119,41 @@ describe("Board pages and their JSON twins", () => {
       const failedJson = JSON.parse((yield* promise(() => browser.get(`/api/runs/${runOf(failing)}`))).body)
       assert.deepStrictEqual([texts(failedHtml, "diff-figures"), texts(failedHtml, "attempt-diff")], [[], []])
       assert.notProperty(failedJson.attempts[0], "diff")
+    }))
+
+  it.scoped("an Edit and retry shows on the timeline: what changed, the earlier task whole, redacted, on page and twin", () =>
+    Effect.gen(function* () {
+      const { client, engine, memory, store } = yield* startBoard()
+      const browser = client()
+      const run = submission({ number: 8 })
+      memory.script(runOf(run), Script.fail(new AgentFailure({ reason: "no", evidence: "" })), Script.hang)
+      yield* engine.submit(run)
+      yield* untilState(store, runOf(run), "Failed")
+      const task = `Fix the slug.\n${"Keep the tests green.\n".repeat(40)}Token: ${SECRET}\n<script>alert(1)</script>`
+      const edited = yield* promise(() => browser.act(`/runs/${runOf(run)}/edit-and-retry`, { task, model: "gpt-5" }))
+      assert.strictEqual(edited.status, 200)
+      yield* untilState(store, runOf(run), "Running")
+
+      const html = (yield* promise(() => browser.get(`/runs/${runOf(run)}`))).body
+      const json = JSON.parse((yield* promise(() => browser.get(`/api/runs/${runOf(run)}`))).body)
+      assert.notInclude(html + JSON.stringify(json), SECRET, "the note passes the redactor like everything else")
+      assert.notInclude(html, "<script>alert(1)</script>")
+      assert.deepStrictEqual(texts(html, "timeline-what"), json.timeline.map((t: any) => t.what))
+      assert.deepStrictEqual(attrs(html, "timeline-entry", "data-note"), json.timeline.map((t: any) => t.note ?? ""))
+      const at = json.timeline.findIndex((t: any) => t.note === "Edited")
+      assert.deepStrictEqual(
+        json.timeline.slice(at - 1, at + 1).map((t: any) => [t.actor, t.what]),
+        [["operator", "Failed → Running"], ["operator", "edited: task, model"]],
+        "the edit follows the retry it explains"
+      )
+      const edit = json.timeline[at].edit
+      assert.deepStrictEqual(edit.fields, [{ field: "model", before: "(CLI's own)", after: "gpt-5" }])
+      assert.strictEqual(edit.task.before, "work on #8", "what the earlier Attempt was told, kept")
+      assert.include(edit.task.after, "Keep the tests green.")
+      assert.isTrue(edit.task.truncated)
+      assert.deepStrictEqual(texts(html, "edit-model"), ["model: (CLI's own) → gpt-5"])
+      assert.deepStrictEqual(texts(html, "edit-task-before"), ["work on #8"])
+      assert.deepStrictEqual(texts(html, "edit-task-after"), [edit.task.after])
+      assert.match(html, /<details><summary>Whole tasks, before and after<\/summary>/, "the whole texts fold")
     }))
 })

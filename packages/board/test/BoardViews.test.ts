@@ -17,7 +17,9 @@ import { loopsView } from "@usine/board/BoardViews/loopsView"
 import { REFUSED_SHOWN, refusedTriggersView } from "@usine/board/BoardViews/needsYouView"
 import { redactDeep } from "@usine/board/BoardViews/redactDeep"
 import { runView } from "@usine/board/BoardViews/runView"
+import { TASK_LINE_CHARS, TASK_LINES_SHOWN, taskChange } from "@usine/board/BoardViews/editView"
 import { timeline } from "@usine/board/BoardViews/timeline"
+import type { RunNote, RunNoteBody } from "@usine/store/RunNote"
 
 const runId = RunId("a".repeat(32))
 const attempt = (number: number, patch: Partial<ConstructorParameters<typeof Attempt>[0]> = {}) =>
@@ -55,6 +57,53 @@ describe("Board views", () => {
     assert.strictEqual(entries[3]?.why, "https://x/pr/1")
   })
 
+  it("places each note after the transition it was written after, and shows holds, releases and edits", () => {
+    const t = (seq: number, from: string | undefined, to: string, actor: "engine" | "operator" | "trigger", at: number) =>
+      new Transition({ seq, runId, ...(from === undefined ? {} : { from }), to, actor, reason: `r${seq}`, at })
+    const note = (id: number, afterSeq: number, at: number, body: RunNoteBody, actor: "engine" | "operator" = "engine"): RunNote =>
+      ({ id, runId, actor, at, afterSeq, summary: "", body })
+    const failed = new AttemptFailed({ failure: new AgentFailure({ reason: "x", evidence: "" }) })
+    // Everything in one millisecond but the Attempt's end: only the notes' places keep the story in order.
+    const entries = timeline(
+      [t(1, undefined, "Pending", "trigger", 5), t(2, "Pending", "Running", "engine", 5), t(3, "Running", "Failed", "engine", 9),
+        t(4, "Failed", "Running", "operator", 9)],
+      [attempt(1, { startedAt: 5, endedAt: 9, outcome: failed })],
+      [
+        note(3, 4, 9, { _tag: "Edited", before: { task: "a\nb\nc", agent: "codex" }, after: { task: "a\nB\nc", agent: "codex", model: "m2" } }, "operator"),
+        note(1, 1, 5, { _tag: "Held", holdKind: "DailyCap", reason: "the daemon used 1,200 tokens", until: 86_400_000 }),
+        note(2, 1, 5, { _tag: "Released", holdKind: "DailyCap", reason: "the daemon used 1,200 tokens", heldMs: 22_320_000, why: "a new UTC day began" })
+      ]
+    )
+    assert.deepStrictEqual(entries.map((e) => `${e.at} ${e.actor}: ${e.what}${e.why === "" ? "" : ` — ${e.why}`}`), [
+      "5 trigger: opened Pending — r1",
+      "5 engine: held by a daily cap — the daemon used 1,200 tokens",
+      "5 engine: released after 6h 12m — a new UTC day began",
+      "5 engine: Pending → Running — r2",
+      "5 engine: Attempt 1 started",
+      `9 executor: Attempt 1 failed — ${failed.failure.message}`,
+      "9 engine: Running → Failed — r3",
+      "9 operator: Failed → Running — r4",
+      "9 operator: edited: task, model"
+    ])
+    assert.deepStrictEqual(entries.map((e) => e.note), [undefined, "Held", "Released", undefined, undefined, undefined, undefined, undefined, "Edited"])
+    const edit = entries.at(-1)?.edit
+    assert.deepStrictEqual(edit?.fields, [{ field: "model", before: "(CLI's own)", after: "m2" }])
+    assert.deepStrictEqual(edit?.task?.lines, [{ sign: " ", text: "a" }, { sign: "-", text: "b" }, { sign: "+", text: "B" }, { sign: " ", text: "c" }])
+    assert.deepStrictEqual([edit?.task?.before, edit?.task?.after, edit?.task?.truncated], ["a\nb\nc", "a\nB\nc", false])
+  })
+
+  it("folds a long task change: a few changed lines, each cut short, the whole texts kept beside", () => {
+    const before = Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n")
+    const after = `${"x".repeat(1_000)}\n${before.split("\n").slice(1).map((l) => `${l}!`).join("\n")}`
+    const change = taskChange(before, after)
+    assert.strictEqual(change.lines.length, TASK_LINES_SHOWN)
+    assert.isTrue(change.truncated)
+    assert.deepStrictEqual(change.lines.slice(0, 2).map((l) => l.sign), ["-", "-"], "no common first line, so no context")
+    assert.isTrue(change.lines.every((l) => l.text.length <= TASK_LINE_CHARS + 1))
+    assert.deepStrictEqual([change.before, change.after], [before, after])
+    assert.deepStrictEqual(taskChange("same\nend", "same\nnew end").lines, [{ sign: " ", text: "same" }, { sign: "-", text: "end" }, { sign: "+", text: "new end" }])
+  })
+
   it("gives each succeeded Attempt and the Run's result the diff summary its outcome carries, and none to the others", () => {
     const diff = summarizeDiff([
       { path: "src/a.ts", insertions: 120, deletions: 14, binary: false },
@@ -69,7 +118,7 @@ describe("Board views", () => {
       attempt(2, { endedAt: 12, outcome: new AttemptSucceeded({ result: { commits: ["c1"], summary: "stored before diffs" } }) }),
       attempt(3, { endedAt: 20, outcome: new AttemptSucceeded({ result: { commits: ["c1", "c2"], diff } }) })
     ]
-    const view = runView({ run, attempts, transitions: [], usageByAttempt: [] }, attempts[2], [])
+    const view = runView({ run, attempts, transitions: [], notes: [], usageByAttempt: [] }, attempts[2], [])
     assert.deepStrictEqual(view.attempts.map((a) => a.diff), [undefined, undefined, diff])
     assert.deepStrictEqual(view.attempts.map((a) => "diff" in a), [false, false, true], "no key at all in the JSON twin")
     assert.deepStrictEqual(view.result?.diff, diff)

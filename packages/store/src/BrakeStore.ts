@@ -125,9 +125,9 @@ export class BrakeStore extends Context.Tag("usine/BrakeStore")<
     readonly openPullRequests: (
       loop: string
     ) => Effect.Effect<ReadonlyArray<{ readonly repository: string; readonly number: number }>>
-    /** Records (or replaces) why the Run waits. */
+    /** Records (or replaces) why the Run waits; a new hold, or a new reason, also writes a Run note (ADR 0049). */
     readonly holdRun: (hold: RunHold) => Effect.Effect<void>
-    /** The Run no longer waits. */
+    /** The Run no longer waits; ending a hold writes a Run note saying how long it waited and why it goes. */
     readonly releaseRun: (runId: RunId) => Effect.Effect<void>
     /** The Run's hold, while the Run is open. */
     readonly runHold: (runId: RunId) => Effect.Effect<Option.Option<RunHold>>

@@ -22,7 +22,7 @@ export class ReadModel extends Context.Tag("usine/ReadModel")<
     readonly needsYou: (limit: number) => Effect.Effect<NeedsYou>
     /** One page of Runs, newest first, and the counts per state under the same filters. */
     readonly runs: (filter: RunFilter) => Effect.Effect<RunPage>
-    /** A Run with its Attempts, transition log and usage. */
+    /** A Run with its Attempts, transition log, notes and usage. */
     readonly run: (runId: RunId) => Effect.Effect<RunDetail, RunNotFound>
     /** A window of an Attempt's transcript, oldest first. */
     readonly transcript: (attemptId: AttemptId, window: TranscriptWindow) => Effect.Effect<ReadonlyArray<TranscriptLine>>

@@ -97,7 +97,10 @@ export class RunStore extends Context.Tag("usine/RunStore")<
       attemptId: AttemptId,
       outcome: AttemptOutcome
     ) => Effect.Effect<FinishDecision, StoreError | AttemptNotOpen>
-    /** Operator retry: Failed → Running, no cap; optionally amends task, Agent and model first. */
+    /**
+     * Operator retry: Failed → Running, no cap; optionally amends task, Agent and model first, and then writes a Run
+     * note with the earlier and the new ones in the same transaction.
+     */
     readonly retry: (
       runId: RunId,
       options?: { readonly amendment?: Amendment; readonly expectedVersion?: number }

@@ -9,13 +9,15 @@ import ledger0001 from "./migrations/0001_ledger"
 import readModelIndexes0002 from "./migrations/0002_read_model_indexes"
 import triggerRefusals0003 from "./migrations/0003_trigger_refusals"
 import budgets0004 from "./migrations/0004_budgets"
+import runNotes0005 from "./migrations/0005_run_notes"
 
 /** Numbered migrations; never edit one that has shipped, add the next number. */
 export const migrations = Migrator.fromRecord({
   "0001_ledger": ledger0001,
   "0002_read_model_indexes": readModelIndexes0002,
   "0003_trigger_refusals": triggerRefusals0003,
-  "0004_budgets": budgets0004
+  "0004_budgets": budgets0004,
+  "0005_run_notes": runNotes0005
 })
 
 /** How long a statement waits for another connection's write lock before failing. */

@@ -42,6 +42,7 @@ describe("Sql", () => {
         "usine_migrations",
         "usine_poll_cursors",
         "usine_run_holds",
+        "usine_run_notes",
         "usine_runs",
         "usine_transcript_rows",
         "usine_transitions",

@@ -86,4 +86,4 @@ export const RunsQuerySchema = z.object({
 })
 
 export const RunPageQuery = z.object({ attempt: optionalInt(1) })
-export const StreamQuery = z.object({ attempt: optionalText, after: optionalInt(0), version: optionalInt(0) })
+export const StreamQuery = z.object({ attempt: optionalText, after: optionalInt(0), version: optionalInt(0), note: optionalInt(0) })

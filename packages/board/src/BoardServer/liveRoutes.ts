@@ -67,6 +67,7 @@ export const liveRoutes = (app: Hono<BoardEnv>, deps: LiveDeps) => {
         let attemptId = query.attempt === undefined ? first.latestAttemptId : AttemptId(query.attempt)
         let after = query.after ?? 0
         let version = query.version ?? first.version
+        let note = query.note ?? first.latestNoteId
         while (true) {
           const pulse = yield* views.runPulse(runId)
           if (Option.isNone(pulse)) return
@@ -87,6 +88,10 @@ export const liveRoutes = (app: Hono<BoardEnv>, deps: LiveDeps) => {
           if (pulse.value.version !== version) {
             yield* send({ event: "state", data: JSON.stringify({ state: pulse.value.state, version: pulse.value.version }) })
             version = pulse.value.version
+          }
+          if (pulse.value.latestNoteId !== note) {
+            yield* send({ event: "note", data: JSON.stringify({ noteId: pulse.value.latestNoteId }) })
+            note = pulse.value.latestNoteId
           }
           yield* Effect.sleep(deps.interval)
         }

@@ -44,6 +44,8 @@ export interface RunView {
   readonly run: RunInfo
   readonly actions: ReadonlyArray<RunAction>
   readonly timeline: ReadonlyArray<TimelineEntry>
+  /** The newest Run note's id (0: none): the live stream reports newer ones. */
+  readonly latestNoteId: number
   readonly attempts: ReadonlyArray<AttemptView>
   /** The branch, pull request and diff summary of the successful Attempt. */
   readonly result?: StepResult | undefined
@@ -97,7 +99,8 @@ export const runView = (
       ...(run.resolvedFailureAttemptId === undefined ? {} : { resolvedFailureAttemptId: run.resolvedFailureAttemptId })
     },
     actions: legalActions(run, latest),
-    timeline: timeline(detail.transitions, detail.attempts),
+    timeline: timeline(detail.transitions, detail.attempts, detail.notes),
+    latestNoteId: detail.notes.at(-1)?.id ?? 0,
     attempts: detail.attempts.map((a) => attemptView(a, usageOf.get(a.id))),
     ...(succeeded?._tag === "Succeeded" ? { result: succeeded.result } : {}),
     ...(detail.usage === undefined ? {} : { usage: detail.usage }),

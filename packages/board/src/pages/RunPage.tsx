@@ -3,11 +3,15 @@ import type { RunView } from "../BoardViews/runView"
 import { DiffStat, diffFigures } from "./DiffStat"
 import { itemName, runPath, Time } from "./format"
 import { RunActions } from "./RunActions"
+import { TimelineEntries } from "./TimelineEntries"
 import { TranscriptLines } from "./TranscriptLines"
 
 const safeUrl = (url: string | undefined) => (url !== undefined && /^https?:\/\//.test(url) ? url : undefined)
 
-/** One Run: state and actions, result, usage, timeline, Attempts, verification, guards, and the live transcript. */
+/**
+ * One Run: state and actions, result, usage, timeline (with its holds and edits), Attempts, verification, guards, and
+ * the live transcript.
+ */
 export const RunPage: FC<{ view: RunView; csrf: string }> = ({ csrf, view }) => {
   const { run, transcript } = view
   const pr = safeUrl(view.result?.pullRequestUrl)
@@ -48,14 +52,7 @@ export const RunPage: FC<{ view: RunView; csrf: string }> = ({ csrf, view }) => 
 
       <section>
         <h2>Timeline</h2>
-        <ol class="timeline">
-          {view.timeline.map((entry) => (
-            <li data-testid="timeline-entry" data-actor={entry.actor}>
-              <Time at={entry.at} /> <strong>{entry.actor}</strong> <span data-testid="timeline-what">{entry.what}</span>
-              {entry.why === "" ? null : <span class="why">{` — ${entry.why}`}</span>}
-            </li>
-          ))}
-        </ol>
+        <TimelineEntries entries={view.timeline} />
       </section>
 
       <section>
@@ -100,6 +97,7 @@ export const RunPage: FC<{ view: RunView; csrf: string }> = ({ csrf, view }) => 
           data-attempt-id={transcript.attemptId ?? ""}
           data-last-seq={String(transcript.lastSeq)}
           data-version={String(run.version)}
+          data-note={String(view.latestNoteId)}
           data-follow={transcript.attemptId === undefined || transcript.attemptId === latest?.id ? "yes" : "no"}
         >
           <TranscriptLines lines={transcript.lines} />

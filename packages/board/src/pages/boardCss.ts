@@ -27,6 +27,7 @@ td, th { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #e3e3
 .row.error pre { color: #b00; } .row.operator pre { color: #05a; } .row.system pre, .row.usage pre { color: #666; }
 .diffstat summary { cursor: pointer; }
 .diff-files { list-style: none; padding-left: 1rem; margin: .2rem 0; font-size: .85rem; }
+.edit { margin: .2rem 0 .4rem 1rem; } .edit p { margin: .1rem 0; } .edit h3 { font-size: .9rem; margin: .3rem 0 0; }
 .diff-add { color: #070; } .diff-del { color: #b00; } .diff-binary { color: #777; }
 #flash:empty { display: none; }
 #flash { padding: .4rem 1rem; background: #eef6ee; } #flash.error { background: #fbeaea; }

@@ -63,7 +63,7 @@ export const boardScript = `(() => {
   const follow = () => {
     const box = document.querySelector("[data-transcript]");
     if (!box || box.dataset.follow !== "yes" || stream) return;
-    const params = new URLSearchParams({ after: box.dataset.lastSeq ?? "0", version: box.dataset.version ?? "0" });
+    const params = new URLSearchParams({ after: box.dataset.lastSeq ?? "0", version: box.dataset.version ?? "0", note: box.dataset.note ?? "0" });
     if (box.dataset.attemptId) params.set("attempt", box.dataset.attemptId);
     stream = new EventSource("/api/runs/" + box.dataset.runId + "/stream?" + params);
     stream.addEventListener("transcript", (event) => {
@@ -79,6 +79,7 @@ export const boardScript = `(() => {
     });
     stream.addEventListener("state", () => refresh());
     stream.addEventListener("attempt", () => refresh());
+    stream.addEventListener("note", () => refresh());
   };
   if (document.body.dataset.live === "page") {
     new EventSource("/events").addEventListener("changed", () => refresh());

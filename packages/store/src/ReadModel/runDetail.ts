@@ -9,6 +9,8 @@ import { Run } from "@usine/core/run/Run"
 import { Transition } from "@usine/core/run/Transition"
 import { Usage } from "@usine/core/transcript/TranscriptRow"
 import { makeAttemptQueries } from "../SqlRunStore/AttemptQueries"
+import { RunNote } from "../RunNote"
+import { makeNoteQueries } from "../RunNote/noteQueries"
 import { makeRunQueries } from "../SqlRunStore/RunQueries"
 import { RunStateTagSchema } from "./RunSummary"
 import { LINE_COLUMNS, TranscriptLineFromRow } from "./TranscriptLine"
@@ -21,6 +23,8 @@ export const RunDetail = Schema.Struct({
   run: Run,
   attempts: Schema.Array(Attempt),
   transitions: Schema.Array(Transition),
+  /** Why it waited and what operators edited, oldest first (ADR 0049). */
+  notes: Schema.Array(RunNote),
   /** The newest usage row of each Attempt: a session total, never added to an earlier row of the same Attempt. */
   usageByAttempt: Schema.Array(AttemptUsage),
   /** The sum over Attempts; absent when no Attempt reported usage. */
@@ -28,11 +32,16 @@ export const RunDetail = Schema.Struct({
 })
 export type RunDetail = typeof RunDetail.Type
 
-/** What a live Run page polls: any write to the Run bumps `version`; a new Attempt changes `latestAttemptId`. */
+/**
+ * What a live Run page polls: any write to the Run bumps `version`; a new Attempt changes `latestAttemptId`; a new
+ * note (a hold, a release) changes `latestNoteId` without a write to the Run.
+ */
 export interface RunPulse {
   readonly version: number
   readonly state: typeof RunStateTagSchema.Type
   readonly latestAttemptId: AttemptId | undefined
+  /** 0 before the first note. */
+  readonly latestNoteId: number
 }
 
 export interface TranscriptWindow {
@@ -54,10 +63,11 @@ export const sumUsage = (usages: ReadonlyArray<Usage>): Usage | undefined => {
   }
 }
 
-/** One Run's page: the Run, its Attempts, its transition log, usage, and transcript windows. */
+/** One Run's page: the Run, its Attempts, its transition log and notes, usage, and transcript windows. */
 export const makeRunDetail = (sql: SqlClient.SqlClient) => {
   const runs = makeRunQueries(sql)
   const attempts = makeAttemptQueries(sql)
+  const notes = makeNoteQueries(sql)
   const usage = SqlSchema.findAll({
     Request: Schema.String,
     Result: Schema.Struct({ attempt_id: Schema.String, usage_json: Schema.parseJson(Usage) }),
@@ -84,10 +94,16 @@ export const makeRunDetail = (sql: SqlClient.SqlClient) => {
   })
   const pulse = SqlSchema.findOne({
     Request: Schema.String,
-    Result: Schema.Struct({ version: Schema.Number, state: RunStateTagSchema, latest: Schema.NullOr(Schema.String) }),
+    Result: Schema.Struct({
+      version: Schema.Number,
+      state: RunStateTagSchema,
+      latest: Schema.NullOr(Schema.String),
+      note: Schema.NullOr(Schema.Number)
+    }),
     execute: (runId) =>
       sql`SELECT r.version, r.state,
-            (SELECT a.id FROM usine_attempts a WHERE a.run_id = r.id ORDER BY a.number DESC LIMIT 1) AS latest
+            (SELECT a.id FROM usine_attempts a WHERE a.run_id = r.id ORDER BY a.number DESC LIMIT 1) AS latest,
+            (SELECT max(n.id) FROM usine_run_notes n WHERE n.run_id = r.id) AS note
           FROM usine_runs r WHERE r.id = ${runId}`
   })
 
@@ -103,6 +119,7 @@ export const makeRunDetail = (sql: SqlClient.SqlClient) => {
         run: run.value,
         attempts: yield* attempts.allOf(runId),
         transitions: yield* runs.transitionsOf(runId),
+        notes: yield* notes.ofRun(runId),
         usageByAttempt: usages,
         ...(total === undefined ? {} : { usage: total })
       } satisfies RunDetail
@@ -118,7 +135,8 @@ export const makeRunDetail = (sql: SqlClient.SqlClient) => {
       return Option.map(yield* pulse(runId), (row): RunPulse => ({
         version: row.version,
         state: row.state,
-        latestAttemptId: row.latest === null ? undefined : AttemptId(row.latest)
+        latestAttemptId: row.latest === null ? undefined : AttemptId(row.latest),
+        latestNoteId: row.note ?? 0
       }))
     }, Effect.orDie)
   }

@@ -5,6 +5,7 @@ import { AttemptId } from "@usine/core/ids/AttemptId"
 import { ItemKey } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
 import type { AgentHold, HeldRun, RunHold } from "../BrakeStore"
+import { makeHoldNotes } from "./holdNotes"
 
 const OPEN = "('Pending', 'Waiting', 'Queued', 'Running')"
 
@@ -24,7 +25,7 @@ const holdOf = (row: Schema.Struct.Type<typeof HoldColumns>): RunHold => ({
   since: row.since
 })
 
-/** Agent quota holds, Run holds and the pull requests each Loop opened; SQL failures are defects. */
+/** Agent quota holds, Run holds (with their notes) and the pull requests each Loop opened; SQL failures are defects. */
 export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
   const agentRows = SqlSchema.findAll({
     Request: Schema.Number,
@@ -38,6 +39,17 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
       sql`SELECT h.* FROM usine_run_holds h JOIN usine_runs r ON r.id = h.run_id
           WHERE h.run_id = ${runId} AND r.state IN ${sql.literal(OPEN)}`
   })
+  const currentHold = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: Schema.Struct(HoldColumns),
+    execute: (runId) => sql`SELECT * FROM usine_run_holds WHERE run_id = ${runId}`
+  })
+  const deleteHold = SqlSchema.findAll({
+    Request: Schema.String,
+    Result: Schema.Struct(HoldColumns),
+    execute: (runId) => sql`DELETE FROM usine_run_holds WHERE run_id = ${runId} RETURNING *`
+  })
+  const notes = makeHoldNotes(sql)
   const heldRows = SqlSchema.findAll({
     Request: Schema.Number,
     Result: Schema.Struct({
@@ -104,17 +116,26 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
       return yield* Effect.orDie(openPulls(loop))
     }),
 
+    // One transaction per change: the hold row and the note that explains it commit together (ADR 0049).
     holdRun: Effect.fn("BrakeStore.holdRun")(function* (hold: RunHold) {
-      yield* sql`INSERT INTO usine_run_holds (run_id, kind, reason, until, since)
-          VALUES (${hold.runId}, ${hold.kind}, ${hold.reason}, ${hold.until ?? null}, ${hold.since})
-          ON CONFLICT (run_id) DO UPDATE SET reason = excluded.reason, until = excluded.until,
-            since = CASE WHEN kind = excluded.kind THEN since ELSE excluded.since END, kind = excluded.kind`.pipe(
-        Effect.orDie
-      )
+      yield* sql.withTransaction(Effect.gen(function* () {
+        const previous = yield* currentHold(hold.runId)
+        yield* sql`INSERT INTO usine_run_holds (run_id, kind, reason, until, since)
+            VALUES (${hold.runId}, ${hold.kind}, ${hold.reason}, ${hold.until ?? null}, ${hold.since})
+            ON CONFLICT (run_id) DO UPDATE SET reason = excluded.reason, until = excluded.until,
+              since = CASE WHEN kind = excluded.kind THEN since ELSE excluded.since END, kind = excluded.kind`
+        yield* notes.held(previous, hold)
+      })).pipe(Effect.orDie)
     }),
 
+    // Called at every admission: a read first, so a Run that was never held costs no write transaction.
     releaseRun: Effect.fn("BrakeStore.releaseRun")(function* (runId: RunId) {
-      yield* sql`DELETE FROM usine_run_holds WHERE run_id = ${runId}`.pipe(Effect.orDie)
+      if (Option.isNone(yield* Effect.orDie(currentHold(runId)))) return
+      const now = yield* Clock.currentTimeMillis
+      yield* sql.withTransaction(Effect.gen(function* () {
+        const [ended] = yield* deleteHold(runId)
+        if (ended !== undefined) yield* notes.released(runId, { ...ended, until: ended.until ?? undefined }, now)
+      })).pipe(Effect.orDie)
     }),
 
     runHold: Effect.fn("BrakeStore.runHold")(function* (runId: RunId) {

@@ -10,6 +10,9 @@ import {
   isOpen,
   retry
 } from "@usine/core/run/state"
+import type { Run } from "@usine/core/run/Run"
+import type { RunSetup } from "../RunNote"
+import { makeNoteQueries } from "../RunNote/noteQueries"
 import type { Amendment } from "../RunStore"
 import type { Ledger } from "./Ledger"
 import { checkVersion, conflict, type RunPatch } from "./RunWriter"
@@ -23,9 +26,16 @@ const amendmentPatch = (amendment: Amendment | undefined): RunPatch => ({
   ...(amendment?.model === undefined ? {} : { model: amendment.model })
 })
 
+const setupOf = (run: Run): RunSetup => ({
+  task: run.task,
+  agent: run.agent,
+  ...(run.model === undefined ? {} : { model: run.model })
+})
+
 /** The gates and the operator's actions on one Run; each is one transaction. */
 export const makeOperatorActions = (ledger: Ledger) => {
   const { attempts, runs, writer } = ledger
+  const notes = makeNoteQueries(ledger.sql)
 
   return {
     parkForApproval: Effect.fn("RunStore.parkForApproval")(function* (runId: RunId) {
@@ -67,11 +77,17 @@ export const makeOperatorActions = (ledger: Ledger) => {
         }
         yield* checkVersion(run, options?.expectedVersion)
         const amended = options?.amendment !== undefined
-        return yield* writer.save(
+        const retried = yield* writer.save(
           run,
           { state: retry(state), ...amendmentPatch(options?.amendment) },
           operator(amended ? "edited and retried" : "retried")
         )
+        // The transition row says only that it was edited; the note keeps what the earlier Attempts were told.
+        if (amended) {
+          const edited = { _tag: "Edited", before: setupOf(run), after: setupOf(retried) } as const
+          yield* notes.append(runId, "operator", edited, retried.updatedAt)
+        }
+        return retried
       }))
     }),
 
