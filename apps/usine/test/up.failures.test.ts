@@ -1,7 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs"
+import { hostname } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, type Scope } from "effect"
+import * as LocalTransport from "@usine/executor/LocalTransport"
+import { acquireWorkerRootLock } from "@usine/executor/WorkerRootLock"
 import { acquireLedgerLock } from "@usine/store/LedgerLock"
 import { daemonConfig, loop } from "./support/daemonConfig"
 import { freePort, occupiedPort } from "./support/freePort"
@@ -69,5 +72,23 @@ describe.concurrent("usine up refuses to start", () => {
         })
       )
       assert.match(line, new RegExp(`^usine up: the ledger .*ledger\\.db is already open in process ${process.pid} `))
+    }), 90_000)
+
+  it.scopedLive("when another daemon holds the Worker root, naming the root and the holder", () =>
+    Effect.gen(function* () {
+      let root = ""
+      const line = yield* upFails((dir) =>
+        Effect.gen(function* () {
+          root = join(dir, "ws")
+          const note = "usine process 4242 on elsewhere (/other/usine.yaml)"
+          yield* Effect.orDie(acquireWorkerRootLock({ worker: "local", transport: LocalTransport.make(), root, note }))
+          return yield* withSim(daemonConfig)(dir)
+        })
+      )
+      assert.strictEqual(
+        line,
+        `usine up: the Worker local's root ${root} on ${hostname()} is in use by usine process 4242 on elsewhere (/other/usine.yaml); ` +
+          "only one usine daemon may use a Worker root: stop the other one, or give this Worker another root"
+      )
     }), 90_000)
 })

@@ -1,4 +1,5 @@
 import { Effect, type Stream } from "effect"
+import { findSession } from "./DurableSession/findSession"
 import { type FollowError, followSession, type FollowOptions } from "./DurableSession/followSession"
 import { decodeHandle, type SessionRecord } from "./DurableSession/SessionRecord"
 import { type SessionSpec, startSession } from "./DurableSession/startSession"
@@ -13,6 +14,8 @@ import { HostOperationFailed, type WorkerTransportShape } from "./WorkerTranspor
 export const make = (transport: WorkerTransportShape) => ({
   /** Starts the agent detached, in its own session and process group; the handle goes to `onSession`. */
   start: Effect.fn("DurableSession.start")((spec: SessionSpec) => startSession(transport, spec)),
+  /** A folder's session: `session.json`, or a start that was not recorded, adopted (or fenced, then `None`) now. */
+  find: Effect.fn("DurableSession.find")((attemptDir: string) => findSession(transport, attemptDir)),
   /** Reads a stored handle back; a handle from another host or an unreadable one is an error. */
   decode: Effect.fn("DurableSession.decode")(function* (handle: string) {
     const record = yield* decodeHandle(handle).pipe(

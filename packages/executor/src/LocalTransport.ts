@@ -3,6 +3,7 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import { hostname } from "node:os"
 import * as path from "node:path"
+import { fileLockScript, holdFileLock } from "./holdFileLock"
 import { parseProcStat, parseProcStats, type ProcStat } from "./ProcStat"
 import { runProcess } from "./runProcess"
 import { HostOperationFailed, WorkerTransport, type WorkerTransportShape } from "./WorkerTransport"
@@ -204,7 +205,8 @@ export const make = (host: string = hostname()): WorkerTransportShape => {
     realPath,
     processInfo,
     groupMembers,
-    signalGroup
+    signalGroup,
+    lockFile: (file, note) => holdFileLock(host, ["/bin/sh", "-c", fileLockScript, "usine-lock", file, note])
   }
 }
 

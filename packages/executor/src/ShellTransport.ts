@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import * as path from "node:path/posix"
+import { fileLockScript, holdFileLock } from "./holdFileLock"
 import { parseProcStat, parseProcStats } from "./ProcStat"
 import type { ProcessResult } from "./runProcess"
 import { shellCommand, shellQuote as q } from "./shellQuote"
@@ -16,6 +17,10 @@ export type ShellResult = ProcessResult
 export interface ShellRunner {
   readonly host: string
   readonly run: (script: string, options?: { readonly timeoutMs?: number }) => Effect.Effect<ShellResult, TransportError>
+  /** The local argv that runs a shell command line on the host for as long as it lasts, stdin and stdout connected. */
+  readonly argvFor: (commandLine: string) => ReadonlyArray<string>
+  /** The local command's exit status that means the host was not reached (ssh's 255). */
+  readonly unreachableExit?: number
 }
 
 /** Reserved exit statuses of the scripts below. */
@@ -159,6 +164,12 @@ for f in * .[!.]* ..?*; do if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\\0' "$
       checked(`realpath ${target}`, `realpath -m ${q(target)}`).pipe(Effect.map((result) => text(result.stdout).trim())),
     processInfo,
     groupMembers,
+    lockFile: (file, note) =>
+      holdFileLock(
+        host,
+        runner.argvFor(shellCommand(["sh", "-c", fileLockScript, "usine-lock", file, note])),
+        runner.unreachableExit === undefined ? {} : { unreachableExit: runner.unreachableExit }
+      ),
     signalGroup: (pgid, signal) =>
       script(`kill -${signal === "SIGTERM" ? "TERM" : "KILL"} -${pgid} 2>/dev/null`).pipe(
         Effect.map((result) => result.exitCode === 0)

@@ -59,6 +59,8 @@ export const make = (worker: SshWorker): Effect.Effect<WorkerTransportShape, Hos
               ? Effect.fail(new WorkerUnreachable({ host, detail: result.stderr.trim() || "ssh exited with 255" }))
               : Effect.succeed(result)
           )
-        )
+        ),
+      argvFor: (commandLine) => ["ssh", ...base, host, commandLine],
+      unreachableExit: SSH_FAILED
     })
   })

@@ -1,4 +1,4 @@
-import { Context, Data, type Effect, type Option } from "effect"
+import { Context, Data, type Effect, type Option, type Scope } from "effect"
 import type { ProcStat } from "./ProcStat"
 
 /** A command run to completion on the Worker's host. */
@@ -99,6 +99,12 @@ export interface WorkerTransportShape {
   readonly groupMembers: (pgid: number) => Effect.Effect<ReadonlyArray<ProcStat>, TransportError>
   /** Sends a signal to a whole process group; `false` when the group does not exist. */
   readonly signalGroup: (pgid: number, signal: "SIGTERM" | "SIGKILL") => Effect.Effect<boolean, TransportError>
+  /**
+   * Holds an exclusive `flock` on a file for the scope, from a host process whose stdin is a pipe from this one, so
+   * the lock ends with the daemon (or its connection). Writes `note` into the file once held. `None` once held;
+   * `Some` with the note of the process that holds it already.
+   */
+  readonly lockFile: (path: string, note: string) => Effect.Effect<Option.Option<string>, TransportError, Scope.Scope>
 }
 
 /** The transport of the Worker in context; an executor with several Workers keeps one per Worker. */

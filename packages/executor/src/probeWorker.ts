@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Data, Effect } from "effect"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
 
@@ -18,22 +18,66 @@ export interface WorkerCapabilities {
   readonly missing: ReadonlyArray<string>
 }
 
+/** A Worker whose host has no `/proc`: its sessions could be neither told apart nor stopped (ADR 0014). */
+export class WorkerNotLinux extends Data.TaggedError("WorkerNotLinux")<{
+  readonly worker: string
+  readonly host: string
+}> {
+  override get message() {
+    return `the Worker ${this.worker} (${this.host}) has no /proc: usine runs agents on Linux Workers only (ADR 0014)`
+  }
+}
+
+const procReadable = (procRoot: string) => ["sh", "-c", 'test -r "$1/self/stat"', "sh", procRoot]
+
+const NO_PROC = "usine:no-proc"
+
+const noProc = (host: string) => `${host} has no /proc: usine runs agents on Linux Workers only (ADR 0014)`
+
+/** Fails with `WorkerNotLinux` when the host has no `/proc`; `procRoot` is for tests. */
+export const requireProc = Effect.fn("requireProc")(function* (
+  transport: WorkerTransportShape,
+  worker: string,
+  procRoot = "/proc"
+): Effect.fn.Return<void, WorkerNotLinux | TransportError> {
+  const result = yield* transport.exec({ argv: procReadable(procRoot), timeoutMs: 30_000 })
+  if (result.exitCode !== 0) return yield* new WorkerNotLinux({ worker, host: transport.host })
+})
+
 /**
- * What a Worker can do, checked when an Attempt is prepared: the binaries (git, the harness CLI) and the
+ * What a Worker can do, checked when an Attempt is prepared: `/proc` (Linux), the binaries (git, the harness CLI) and the
  * harness's own checks (logged in). Unreachable hosts fail with the transport's error, not with a capability.
  */
 export const probeWorker = Effect.fn("probeWorker")(function* (
   transport: WorkerTransportShape,
-  request: { readonly binaries: ReadonlyArray<string>; readonly checks?: ReadonlyArray<CapabilityCheck> }
+  request: {
+    readonly binaries: ReadonlyArray<string>
+    readonly checks?: ReadonlyArray<CapabilityCheck>
+    /** Where the host's procfs is looked for; `/proc` but in tests. */
+    readonly procRoot?: string
+  }
 ): Effect.fn.Return<WorkerCapabilities, TransportError> {
+  // One round trip for both: each ssh command costs a connection's latency.
   const found = yield* transport.exec({
-    argv: ["sh", "-c", 'for b; do command -v "$b" >/dev/null 2>&1 && echo "$b"; done; exit 0', "sh", ...request.binaries],
+    argv: [
+      "sh",
+      "-c",
+      `p=$1; shift; for b; do command -v "$b" >/dev/null 2>&1 && echo "$b"; done; [ -r "$p/self/stat" ] || echo ${NO_PROC}; exit 0`,
+      "sh",
+      request.procRoot ?? "/proc",
+      ...request.binaries
+    ],
     timeoutMs: 30_000
   })
-  const present = found.stdout.split("\n").filter((line) => line !== "")
-  const missing = request.binaries
-    .filter((binary) => !present.includes(binary))
-    .map((binary) => `${binary} is not installed or not on PATH on ${transport.host}`)
+  const lines = found.stdout.split("\n").filter((line) => line !== "")
+  const present = lines.filter((line) => line !== NO_PROC)
+  const proc = { exitCode: lines.includes(NO_PROC) ? 1 : 0 }
+  const missing = [
+    ...(proc.exitCode === 0 ? [] : [noProc(transport.host)]),
+    ...request.binaries
+      .filter((binary) => !present.includes(binary))
+      .map((binary) => `${binary} is not installed or not on PATH on ${transport.host}`)
+  ]
   for (const check of request.checks ?? []) {
     // A check whose program cannot start locally fails like one that exits 127 on a shell host.
     const result = yield* transport

@@ -1,7 +1,7 @@
 import { Effect, Option, Schema } from "effect"
 import * as path from "node:path/posix"
-import { SessionRecord } from "./DurableSession/SessionRecord"
-import { sessionFiles } from "./DurableSession/sessionFiles"
+import { findSession } from "./DurableSession/findSession"
+import type { SessionRecord } from "./DurableSession/SessionRecord"
 import { type SessionStatus, sessionStatus } from "./DurableSession/sessionStatus"
 import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
 import type { Workspace } from "./Workspace"
@@ -12,7 +12,7 @@ export interface LeftWorkspace {
   readonly attemptDir: string
   /** Absent when the process died before the worktree was recorded. */
   readonly workspace: Option.Option<WorkspaceRecord>
-  /** Absent when the process died before the session started. */
+  /** The newest session of the folder (its last `turn-N/`, else the folder's own); absent when none started. */
   readonly session: Option.Option<SessionRecord>
   /** `Exited` or `Gone` when a session had started; the live ones are never handed out. */
   readonly status: Option.Option<SessionStatus>
@@ -37,8 +37,33 @@ const readJson = <A, I>(transport: WorkerTransportShape, file: string, schema: S
       )
     )
 
+/** Where an Attempt's sessions live, newest first: its `turn-N/` folders (the executor's), then the folder itself. */
+const sessionFolders = (transport: WorkerTransportShape, attemptDir: string) =>
+  transport.listDirectory(attemptDir).pipe(
+    Effect.map((names) => [
+      ...names
+        .filter((name) => /^turn-\d+$/.test(name))
+        .sort((a, b) => Number(b.slice(5)) - Number(a.slice(5)))
+        .map((name) => path.join(attemptDir, name)),
+      attemptDir
+    ])
+  )
+
+/** Every session of an Attempt's folder with its status, newest first. */
+const sessionsOf = (transport: WorkerTransportShape, attemptDir: string) =>
+  Effect.flatMap(sessionFolders(transport, attemptDir), (dirs) =>
+    Effect.forEach(dirs, (dir) =>
+      Effect.flatMap(findSession(transport, dir), (found) =>
+        Option.isNone(found)
+          ? Effect.succeed([])
+          : Effect.map(sessionStatus(transport, found.value), (status) => [[found.value, status] as const])
+      )
+    )
+  ).pipe(Effect.map((found) => found.flat()))
+
 /**
- * Walks `attempts/*` under a Worker root after a restart. A folder whose session still runs is kept; every other
+ * Walks `attempts/*` under a Worker root after a restart. A folder any of whose sessions still runs (one of its
+ * turns', or one started but never recorded, which is adopted then) is kept; every other
  * one goes through `salvage` (which answers whether it saved anything, for instance by pushing a salvage branch)
  * and is then removed with its worktree. A failed salvage leaves the folder for the next recovery.
  */
@@ -54,15 +79,13 @@ export const recoverWorkspaces = <E>(options: {
     const removed: Array<string> = []
     const failed: Array<string> = []
     for (const attemptDir of yield* workspace.attempts) {
-      const files = sessionFiles(attemptDir)
-      const session = yield* readJson(transport, files.session, SessionRecord)
-      const status = Option.isSome(session)
-        ? Option.some(yield* sessionStatus(transport, session.value))
-        : Option.none<SessionStatus>()
-      if (Option.exists(status, (s) => s._tag === "Running")) {
+      const sessions = yield* sessionsOf(transport, attemptDir)
+      if (sessions.some(([, status]) => status._tag === "Running")) {
         kept.push(attemptDir)
         continue
       }
+      const session = Option.map(Option.fromNullable(sessions[0]), ([record]) => record)
+      const status = Option.map(Option.fromNullable(sessions[0]), ([, s]) => s)
       const workspaceRecord = yield* readJson(transport, path.join(attemptDir, "workspace.json"), WorkspaceRecord)
       const saved = yield* options.salvage({ attemptDir, workspace: workspaceRecord, session, status }).pipe(
         Effect.tapError((error) =>

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as LocalTransport from "../src/LocalTransport"
-import { missingCapabilityFailure, probeWorker } from "../src/probeWorker"
+import { missingCapabilityFailure, probeWorker, requireProc } from "../src/probeWorker"
 
 const transport = LocalTransport.make("worker-1")
 
@@ -27,5 +27,15 @@ describe("probeWorker", () => {
       assert.strictEqual(failure?.reason, "usine-no-such-cli is not installed or not on PATH on worker-1")
       const ready = yield* probeWorker(transport, { binaries: ["git"] })
       assert.isUndefined(missingCapabilityFailure(ready))
+    }))
+
+  it.live("refuses a host without /proc: sessions could not be told apart or stopped there", () =>
+    Effect.gen(function* () {
+      const capabilities = yield* probeWorker(transport, { binaries: ["git"], procRoot: "/usine-no-proc" })
+      assert.deepStrictEqual(capabilities.present, ["git"])
+      assert.deepStrictEqual(capabilities.missing, ["worker-1 has no /proc: usine runs agents on Linux Workers only (ADR 0014)"])
+      const refused = yield* Effect.flip(requireProc(transport, "builder", "/usine-no-proc"))
+      assert.strictEqual(refused.message, "the Worker builder (worker-1) has no /proc: usine runs agents on Linux Workers only (ADR 0014)")
+      yield* requireProc(transport, "builder")
     }))
 })

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option, Stream } from "effect"
+import { Effect, Option, Schedule, Stream } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as DurableSession from "../src/DurableSession"
@@ -70,5 +70,47 @@ describe("recoverWorkspaces", () => {
       assert.include(registered, live.worktree)
       assert.notInclude(registered, ended.worktree)
       assert.notInclude(registered, neverStarted.worktree)
+    }))
+
+  it.scopedLive("keeps a folder whose live session is in turn-1/ (the executor's layout) or was never recorded", () =>
+    Effect.gen(function* () {
+      const dir = yield* scopedTempDir()
+      const origin = yield* makeOrigin(dir)
+      const root = path.join(dir, "worker")
+      const workspace = yield* Workspace.make({ transport, root })
+      const left = (attemptId: string) =>
+        workspace
+          .acquire({ attemptId, repository: "acme/widgets", cloneUrl: origin.bare, ref: "main" })
+          .pipe(Effect.tap((ws) => ws.keep))
+
+      const turned = yield* left("bb/main/1")
+      const turn = path.join(turned.attemptDir, "turn-1")
+      const running = yield* sessions.start({ attemptDir: turn, workdir: turned.worktree, argv: ["sleep", "100"], env })
+      yield* Effect.addFinalizer(() => sessions.stop(running.record, { graceMs: 500 }).pipe(Effect.ignore))
+
+      // A daemon killed between the spawn and the record: the wrapper's claim is all that names the agent.
+      const unrecorded = yield* left("cc/main/1")
+      const lost = yield* sessions.start({
+        attemptDir: path.join(unrecorded.attemptDir, "turn-2"),
+        workdir: unrecorded.worktree,
+        argv: ["sleep", "100"],
+        env
+      })
+      yield* Effect.addFinalizer(() => sessions.stop(lost.record, { graceMs: 500 }).pipe(Effect.ignore))
+      // Once its wrapper claimed the folder (before that, recovery fences the start and nothing runs).
+      const claim = path.join(unrecorded.attemptDir, "turn-2", "session.claim-1")
+      yield* Effect.sync(() => fs.existsSync(claim)).pipe(
+        Effect.repeat({ until: (exists) => exists, schedule: Schedule.spaced("10 millis") }),
+        Effect.timeout("5 seconds")
+      )
+      fs.rmSync(path.join(unrecorded.attemptDir, "turn-2", "session.json"))
+
+      const recovery = yield* recoverWorkspaces({ transport, workspace, salvage: () => Effect.succeed(false) })
+      assert.deepStrictEqual(recovery, { kept: [turned.attemptDir, unrecorded.attemptDir], salvaged: [], removed: [], failed: [] })
+      assert.isTrue(yield* sessions.isLive(running.record))
+      assert.isTrue(yield* sessions.isLive(lost.record))
+      const adopted = yield* sessions.find(path.join(unrecorded.attemptDir, "turn-2"))
+      assert.deepStrictEqual(Option.map(adopted, (r) => r.pid), Option.some(lost.record.pid), "recorded from its claim")
+      assert.isTrue(fs.existsSync(path.join(turned.worktree, "README")))
     }))
 })

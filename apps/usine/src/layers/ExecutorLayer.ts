@@ -6,6 +6,8 @@ import * as LocalTransport from "@usine/executor/LocalTransport"
 import { PullRequests } from "@usine/executor/PullRequests"
 import { Redactor } from "@usine/executor/Redactor"
 import * as SshTransport from "@usine/executor/SshTransport"
+import type { WorkerTransportShape } from "@usine/executor/WorkerTransport"
+import { acquireWorkerRootLock, holderNote } from "@usine/executor/WorkerRootLock"
 import { ConfigState } from "../ConfigState"
 import { pathFrom, type StartupPlan } from "../daemon/StartupPlan"
 
@@ -34,9 +36,23 @@ const liveAgents = (current: () => UsineConfig): Readonly<Record<string, AgentCo
   })
 
 /**
+ * Takes the Worker root for the daemon's life (ADR 0048), before the engine's recovery walks it: a second daemon on
+ * the same root refuses to start. An unreachable ssh Worker does not stop the start (its Attempts fail until it is
+ * back, and recovery skips it); it is left unlocked, with a warning.
+ */
+const lockRoot = (plan: StartupPlan, name: string, worker: { readonly transport: WorkerTransportShape; readonly root: string }) =>
+  acquireWorkerRootLock({ worker: name, transport: worker.transport, root: worker.root, note: holderNote(plan.configFile) }).pipe(
+    Effect.catchTag("WorkerUnreachable", (error) =>
+      Effect.logWarning("a Worker could not be reached to lock its root; it runs unlocked").pipe(
+        Effect.annotateLogs({ worker: name, error: error.message })
+      )
+    )
+  )
+
+/**
  * The real executor: each configured Worker on its transport (this machine, or an ssh host), pull requests through
  * the daemon's GitHub client, the daemon's redactor (built from `StartupPlan.secrets`, so it knows the Agents' keys).
- * Worker roots are opened when first used; `~/` on an ssh Worker is that host's home.
+ * Each Worker's root is locked at start; it is opened when first used; `~/` on an ssh Worker is that host's home.
  */
 export const ExecutorLayer = (plan: StartupPlan) =>
   Layer.unwrapScoped(
@@ -52,6 +68,7 @@ export const ExecutorLayer = (plan: StartupPlan) =>
             : Effect.succeed([name, { transport: LocalTransport.make(), root: pathFrom(plan.configFile, worker.root) }] as const)
         )
       )
+      yield* Effect.forEach(Object.entries(workers), ([name, worker]) => lockRoot(plan, name, worker), { discard: true })
       return LocalExecutor.layer({
         agents: liveAgents(state.unsafeGet),
         workers,

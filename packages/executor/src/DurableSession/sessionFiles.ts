@@ -9,5 +9,10 @@ export const sessionFiles = (attemptDir: string) => ({
   fifo: path.join(attemptDir, "stdin.fifo"),
   env: path.join(attemptDir, "env.sh"),
   session: path.join(attemptDir, "session.json"),
+  /** Written before the spawn: which claim file the wrapper takes, so an unrecorded start can be found. */
+  starting: path.join(attemptDir, "session.starting.json"),
   inbox: path.join(attemptDir, "inbox")
 })
+
+/** The file a wrapper of start `generation` creates (exclusively) before anything else, holding its `/proc` stat. */
+export const claimName = (generation: number): string => `session.claim-${generation}`

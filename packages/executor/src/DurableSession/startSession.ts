@@ -3,7 +3,8 @@ import * as path from "node:path/posix"
 import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
 import { SessionNotStarted } from "./errors"
 import { encodeHandle, SessionRecord } from "./SessionRecord"
-import { sessionFiles } from "./sessionFiles"
+import { encodeSessionStart, readSessionStart, SessionStart, settleUnrecordedStart } from "./findSession"
+import { claimName, sessionFiles } from "./sessionFiles"
 import { environmentScript, wrapperScript } from "./wrapperScript"
 
 export interface SessionSpec {
@@ -31,8 +32,10 @@ export interface StartedSession {
 const refuse = (attemptDir: string, reason: string) => new SessionNotStarted({ attemptDir, reason })
 
 /**
- * Starts the agent detached from the daemon in its own session and process group (ADR 0014), then records
+ * Starts the agent detached from the daemon in its own session and process group (ADR 0014) and records
  * `session.json`. A folder that already held a session is refused: its stream would be mixed with the new one.
+ * Record before spawn (ADR 0048): `starting` names the claim the wrapper takes first, so a start whose record
+ * failed (a transport error after the spawn, the daemon killed) is adopted by the next call, never run twice.
  */
 export const startSession = (
   transport: WorkerTransportShape,
@@ -48,6 +51,10 @@ export const startSession = (
     if (typeof environment !== "string") {
       return yield* refuse(spec.attemptDir, `invalid environment variable name ${JSON.stringify(environment.invalid)}`)
     }
+    const earlier = yield* settleUnrecordedStart(transport, spec.attemptDir)
+    if (Option.isSome(earlier)) return { record: earlier.value, handle: encodeHandle(earlier.value) }
+    const previous = yield* readSessionStart(transport, spec.attemptDir)
+
     yield* transport.makeDirectory(files.inbox)
     for (const [relative, content] of Object.entries(spec.files ?? {})) {
       const target = path.normalize(relative)
@@ -57,25 +64,39 @@ export const startSession = (
       yield* transport.writeFile(path.join(spec.attemptDir, target), content)
     }
     if (spec.stdin !== undefined) yield* transport.writeFile(files.stdin, spec.stdin, { mode: 0o600 })
-    if (spec.keepStdinOpen === true) yield* transport.makeFifo(files.fifo)
+    if (spec.keepStdinOpen === true) {
+      // A fenced earlier start may have made it; its wrapper never opened it.
+      yield* transport.remove(files.fifo)
+      yield* transport.makeFifo(files.fifo)
+    }
     yield* transport.writeFile(files.env, environment, { mode: 0o600 })
 
-    const startedAt = yield* Clock.currentTimeMillis
-    const stat = yield* transport.spawnDetached({
-      argv: ["/bin/sh", "-c", wrapperScript, "usine-session", spec.attemptDir, ...spec.argv],
-      cwd: spec.workdir,
-      env: {}
-    })
-    const record = new SessionRecord({
-      host: transport.host,
-      pid: stat.pid,
-      pgid: stat.pgid,
-      startTime: stat.startTime,
-      attemptDir: spec.attemptDir,
+    const start = new SessionStart({
+      generation: Option.match(previous, { onNone: () => 1, onSome: (p) => p.generation + 1 }),
       stdin: spec.keepStdinOpen === true ? "fifo" : spec.stdin === undefined ? "none" : "file",
-      startedAt
+      startedAt: yield* Clock.currentTimeMillis
     })
-    const handle = encodeHandle(record)
-    yield* transport.writeFile(files.session, handle)
-    return { record, handle }
+    yield* transport.writeFile(files.starting, encodeSessionStart(start))
+    // An interruption between the spawn and the record would leave an agent nobody follows.
+    return yield* Effect.uninterruptible(
+      Effect.gen(function* () {
+        const stat = yield* transport.spawnDetached({
+          argv: ["/bin/sh", "-c", wrapperScript, "usine-session", spec.attemptDir, claimName(start.generation), ...spec.argv],
+          cwd: spec.workdir,
+          env: {}
+        })
+        const record = new SessionRecord({
+          host: transport.host,
+          pid: stat.pid,
+          pgid: stat.pgid,
+          startTime: stat.startTime,
+          attemptDir: spec.attemptDir,
+          stdin: start.stdin,
+          startedAt: start.startedAt
+        })
+        const handle = encodeHandle(record)
+        yield* transport.writeFile(files.session, handle)
+        return { record, handle }
+      })
+    )
   })

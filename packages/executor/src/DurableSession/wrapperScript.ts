@@ -1,13 +1,20 @@
 import { shellQuote } from "../shellQuote"
 
 /**
- * The `sh -c` program that owns an agent's session: `$1` is the Attempt's folder, the rest is the agent's argv.
+ * The `sh -c` program that owns an agent's session: `$1` is the Attempt's folder, `$2` the name of its claim file,
+ * the rest is the agent's argv. Its first act is to create the claim file holding its own `/proc` stat, with `ln`
+ * so the file appears whole or not at all and only once: a start the daemon gave up on (it created the claim file
+ * first, ADR 0048) exits 75 before it runs anything, and a start the daemon did not record is found from the file.
  * It loads the environment from `env.sh` (then deletes it: secrets never sit in argv nor stay on disk), keeps
  * stdin open through the FIFO when there is one, appends stdout and stderr to files, survives SIGTERM long enough
  * to record the agent's status, and writes that status to `exit` atomically. Utilities go through `command -p`
  * because the agent's PATH may not have them.
  */
-export const wrapperScript = `d=$1; shift
+export const wrapperScript = `d=$1; c=$2; shift 2
+command -p cat /proc/$$/stat >"$d/$c.$$" && command -p ln "$d/$c.$$" "$d/$c" 2>/dev/null
+claimed=$?
+command -p rm -f "$d/$c.$$"
+[ "$claimed" = 0 ] || exit 75
 . "$d/env.sh" && command -p rm -f "$d/env.sh"
 (umask 077; : >>"$d/stream.jsonl"; : >>"$d/stderr.log")
 trap : TERM

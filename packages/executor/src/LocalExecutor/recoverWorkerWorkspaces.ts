@@ -8,8 +8,9 @@ import type { ExecutorSettings } from "./AttemptContext"
 import type { AttemptLocator } from "./AttemptLocator"
 
 /**
- * At start, on every Worker: the folders of the Attempts the engine still follows are kept; every other folder an
- * earlier process left has its sessions stopped, its work salvaged, and is removed. A folder whose salvage fails
+ * At start, on every Worker: the folders of the Attempts the engine still follows are kept, and so are those whose
+ * session still runs (ADR 0048); every other folder an earlier process left has its ended sessions stopped (their
+ * groups' leftovers), its work salvaged, and is removed. A folder whose salvage fails
  * stays for the next start. Token files a killed process left under `credentials/` are removed. The report names Attempts by id where their folder said which.
  */
 export const recoverWorkerWorkspaces = (settings: ExecutorSettings, locator: AttemptLocator, live: ReadonlyArray<Attempt>) =>
@@ -45,6 +46,12 @@ export const recoverWorkerWorkspaces = (settings: ExecutorSettings, locator: Att
           return abandonAttempt(settings, worker.value, left.attemptDir).pipe(Effect.map((s) => s._tag === "Saved"))
         }
       }).pipe(Effect.orElseSucceed(() => ({ kept: [], salvaged: [], removed: [], failed: [] })))
+      // Never stopped here: it may be another daemon's (ADR 0048). Once it ends, the next start salvages it.
+      for (const attemptDir of recovery.kept) {
+        yield* Effect.logWarning("an agent session no Run of this ledger follows still runs; its folder stays").pipe(
+          Effect.annotateLogs({ worker: name, attemptDir })
+        )
+      }
       report.salvaged.push(...recovery.salvaged.map(idOf))
       report.removed.push(...recovery.removed.map(idOf))
     }

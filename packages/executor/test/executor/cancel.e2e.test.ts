@@ -85,7 +85,7 @@ describe("LocalExecutor cancel and salvage", () => {
   )
 
   it.scopedLive(
-    "recovery at start salvages and removes what an earlier process left, and keeps the live Attempts",
+    "recovery at start salvages and removes what an earlier process left, keeps the live Attempts, and never stops a session that still runs",
     () =>
       Effect.gen(function* () {
         const t = yield* setup()
@@ -93,15 +93,23 @@ describe("LocalExecutor cancel and salvage", () => {
         const leftAttempt = makeAttempt(left, 1)
         const live = makeRun("hang")
         const liveAttempt = makeAttempt(live, 1)
-        const logs = [recorder(), recorder()] as const
+        // Running, but not among the Attempts this ledger follows: another daemon's, or one this ledger lost.
+        const unknown = makeRun("hang")
+        const unknownAttempt = makeAttempt(unknown, 1)
+        const logs = [recorder(), recorder(), recorder()] as const
         const fibers = [
           yield* Effect.fork(t.executor.execute(logs[0].request(left, leftAttempt, policy()))),
-          yield* Effect.fork(t.executor.execute(logs[1].request(live, liveAttempt, policy())))
+          yield* Effect.fork(t.executor.execute(logs[1].request(live, liveAttempt, policy()))),
+          yield* Effect.fork(t.executor.execute(logs[2].request(unknown, unknownAttempt, policy())))
         ]
-        yield* until(() => logs.every((log) => log.rows.some((row) => row.text === "working")), "both agents to work")
+        yield* until(() => logs.every((log) => log.rows.some((row) => row.text === "working")), "the agents to work")
         yield* Effect.forEach(fibers, Fiber.interrupt)
         const leftGroup = sessionOf(logs[0].sessions[0]).pgid
         const liveGroup = sessionOf(logs[1].sessions[0]).pgid
+        const unknownGroup = sessionOf(logs[2].sessions[0]).pgid
+        // The left Attempt's agent died with the earlier process (a reboot): nothing of it runs.
+        process.kill(-leftGroup, "SIGKILL")
+        yield* until(() => runningInGroup(leftGroup).length === 0, "the left agent to be gone")
 
         const staleToken = path.join(t.root, "credentials", "0123abcd", "token")
         fs.mkdirSync(path.dirname(staleToken), { recursive: true })
@@ -110,11 +118,13 @@ describe("LocalExecutor cancel and salvage", () => {
         const report = yield* t.executor.recoverWorkspaces([liveAttempt])
         assert.isFalse(fs.existsSync(staleToken))
         assert.deepStrictEqual(report, { kept: [liveAttempt.id], salvaged: [leftAttempt.id], removed: [leftAttempt.id] })
-        assert.deepStrictEqual(runningInGroup(leftGroup), [])
         assert.isAtLeast(runningInGroup(liveGroup).length, 1)
+        assert.isAtLeast(runningInGroup(unknownGroup).length, 1, "a session that runs is never stopped by recovery")
         assert.strictEqual(t.origin("show", `usine/salvage/${left.id}/1:wip.txt`), "unfinished")
         yield* t.executor.cancel(liveAttempt.id)
         assert.deepStrictEqual(runningInGroup(liveGroup), [])
+        yield* t.executor.cancel(unknownAttempt.id)
+        assert.deepStrictEqual(runningInGroup(unknownGroup), [])
       }).pipe(Effect.provide(simLayer)),
     E2E_TIMEOUT
   )
