@@ -12,17 +12,18 @@ const countOpen = (store: RunStore["Type"], tag: string) =>
   Effect.map(store.openRuns, (runs) => runs.filter((r) => r.state._tag === tag).length)
 
 /**
- * `total` open Runs, a third each Waiting (no fiber), Queued (a fiber waiting for a Worker slot) and Running (a fiber
- * executing an Attempt that never ends), all submitted through the engine. Measures the heap they hold once idle, the
- * CPU the engine spends idle and on a reconcile, then the drain of every fiber.
+ * `total` open Runs, all submitted through the engine: with `running`, a third each Waiting (no fiber), Queued
+ * (approved, waiting for a Worker slot that never frees) and Running (a fiber executing an Attempt that never ends);
+ * without, only idle ones, half Waiting and half Queued. Measures the heap they hold once idle, the CPU the engine
+ * spends idle and on a reconcile, then the drain of every fiber.
  */
-export const openRuns = (total: number) =>
+export const openRuns = (total: number, withRunning = true) =>
   Effect.scoped(Effect.gen(function*() {
     const dir = yield* tempDir("usine-bench-engine-")
     const memory = yield* InMemoryExecutor.make
     memory.scriptOthers(() => Script.hang)
-    const waiting = Math.floor(total / 3)
-    const queued = Math.floor(total / 3)
+    const waiting = Math.floor(total / (withRunning ? 3 : 2))
+    const queued = withRunning ? Math.floor(total / 3) : total - waiting
     const running = total - waiting - queued
     const scope = yield* Scope.make()
     const { engine, store } = yield* startBenchEngine(join(dir, "ledger.sqlite"), memory, running).pipe(Scope.extend(scope))
@@ -36,7 +37,7 @@ export const openRuns = (total: number) =>
     }
     yield* pollUntil("Attempts executing", Effect.sync(() => memory.executions.length >= running))
     yield* Effect.sleep("1 second")
-    const withRunning = memoryAfterGc()
+    const afterRunning = memoryAfterGc()
     const gated = []
     for (let k = 0; k < waiting + queued; k++) {
       const claim = yield* engine.submit(pairSubmission(2 * (running + k), 0, now + running + k, { loop: "gated", approvalRequired: true }))
@@ -51,7 +52,7 @@ export const openRuns = (total: number) =>
     const setupMs = performance.now() - started
     const setupCpu = process.cpuUsage(cpu)
     const steady = memoryAfterGc()
-    // Each step's heap growth over its Runs; a Queued Run was a Waiting one, so it adds its fiber to that.
+    // Each step's heap growth over its Runs; a Queued Run was a Waiting one, so it adds what approval costs to that.
     const kb = (from: number, to: number, runs: number) => Math.round(((to - from) * 1000) / runs * 10) / 10
 
     const idleCpu = process.cpuUsage()
@@ -68,7 +69,8 @@ export const openRuns = (total: number) =>
     yield* engine.requestShutdown
     const end = yield* engine.drain()
     const drainMs = performance.now() - drainStarted
-    if (end !== "Stopped") return yield* Effect.dieMessage(`drain ended ${end}`)
+    // With no Attempt admitted the drain is Idle at once; with Attempts, only the second signal ends it.
+    if (end !== "Stopped" && !(running === 0 && end === "Idle")) return yield* Effect.dieMessage(`drain ended ${end}`)
     yield* Scope.close(scope, Exit.void)
 
     return {
@@ -80,9 +82,9 @@ export const openRuns = (total: number) =>
       heapMb: steady.heapMb,
       rssMb: steady.rssMb,
       kbPerRun: kb(empty.heapMb, steady.heapMb, total),
-      kbPerRunning: kb(empty.heapMb, withRunning.heapMb, running),
-      kbPerWaiting: kb(withRunning.heapMb, withWaiting.heapMb, waiting + queued),
-      kbPerQueuedFiber: kb(withWaiting.heapMb, steady.heapMb, queued),
+      kbPerRunning: running === 0 ? 0 : kb(empty.heapMb, afterRunning.heapMb, running),
+      kbPerWaiting: kb(afterRunning.heapMb, withWaiting.heapMb, waiting + queued),
+      kbPerQueued: kb(withWaiting.heapMb, steady.heapMb, queued),
       setupS: setupMs / 1000,
       setupCpuMsPerRun: (setupCpu.user + setupCpu.system) / 1000 / total,
       idleCpuPercent: ((idle.user + idle.system) / 1000 / 5000) * 100,

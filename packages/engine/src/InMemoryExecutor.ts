@@ -178,9 +178,12 @@ export class InMemoryExecutor {
         return rows.length === 0 ? Effect.void : request.onTranscript(rows)
       }))
       yield* flush
-      const outcome = yield* this.awaitOutcome(started, now, flush).pipe(
-        Effect.raceFirst(this.reportUsage(started, flush).pipe(Effect.zipRight(Effect.never)))
-      )
+      // A race forks two fibers for the whole session: a script without usage points has nothing to report.
+      const awaited = this.awaitOutcome(started, now, flush)
+      const reports = (started.script.options?.usage ?? []).length > 0
+      const outcome = yield* reports
+        ? awaited.pipe(Effect.raceFirst(this.reportUsage(started, flush).pipe(Effect.zipRight(Effect.never))))
+        : awaited
       if (started.rows.at(-1)?.kind !== "assistant") {
         started.rows.push({ kind: "assistant", text: `ended ${outcome._tag}`, at: yield* Clock.currentTimeMillis })
       }

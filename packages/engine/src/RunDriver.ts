@@ -1,4 +1,4 @@
-import { Cause, Effect, FiberMap, Option } from "effect"
+import { Cause, Effect, Either, FiberMap, Option, Runtime } from "effect"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { Run } from "@usine/core/run/Run"
 import type { BrakeStore } from "@usine/store/BrakeStore"
@@ -7,9 +7,9 @@ import { Bell } from "./Brakes/Bell"
 import type { Executor } from "./Executor"
 import type { LoopPolicies } from "./LoopPolicies"
 import { continueWithNewest } from "./RunDriver/continueWithNewest"
-import { drive } from "./RunDriver/drive"
+import { type DriverHooks, drive } from "./RunDriver/drive"
 import { Shutdown } from "./Shutdown"
-import { StepExecutor } from "./StepExecutor"
+import { type HeldSlot, StepExecutor } from "./StepExecutor"
 import type { TriggerCondition } from "./TriggerCondition"
 
 type DriverServices = RunStore | BrakeStore | Executor | StepExecutor | Shutdown | LoopPolicies | TriggerCondition
@@ -18,14 +18,22 @@ type DriverServices = RunStore | BrakeStore | Executor | StepExecutor | Shutdown
 const RUN_CHANGED: ReadonlySet<string> = new Set(["RunStateConflict", "AttemptNotOpen", "RunNotFound", "StaleRunVersion"])
 
 /**
- * One fiber per open Run, none for a Waiting Run until its approval. A fiber that stops on an engine failure
- * leaves its Run open in the ledger; `reconcile` starts it again.
+ * One fiber per open Run, none for a Waiting Run until its approval, and none for a Run queued for a Worker slot
+ * until the slot is granted (ADR 0046). A fiber that stops on an engine failure leaves its Run open in the ledger;
+ * `reconcile` starts it again.
  */
 export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
   scoped: Effect.gen(function*() {
     const fibers = yield* FiberMap.make<RunId>()
     const bell = new Bell()
-    const context = yield* Effect.context<DriverServices>()
+    const steps = yield* StepExecutor
+    // Run fibers fork from the runtime the driver is built in (its services, logger and clock), as FiberMap.run would
+    // from its caller: a fiber then carries neither its caller's spans and annotations nor a context of its own, and a
+    // Run queued for a slot needs no runtime kept for it (ADR 0046).
+    const built = yield* Effect.runtime<DriverServices>()
+    const runFork = Runtime.runFork(
+      Runtime.make({ context: built.context, fiberRefs: built.fiberRefs, runtimeFlags: Runtime.defaultRuntime.runtimeFlags })
+    )
 
     const supervise = (runId: RunId, effect: Effect.Effect<void, unknown, DriverServices>) =>
       effect.pipe(
@@ -38,18 +46,53 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
             ? Effect.logInfo("the run changed under its fiber; the fiber ends", cause)
             : Effect.logError("run fiber stopped on an engine failure; reconcile restarts it", cause)
         }),
-        Effect.annotateLogs({ runId }),
-        Effect.provide(context)
+        Effect.annotateLogs({ runId })
       )
 
-    /** Starts the Run's fiber unless one runs. */
+    /** Forks the Run's fiber into the map, replacing one that runs; with `onlyIfMissing`, not when one runs. */
+    const fork = (runId: RunId, effect: Effect.Effect<void, unknown, DriverServices>, onlyIfMissing = false) => {
+      if (onlyIfMissing && FiberMap.unsafeHas(fibers, runId)) return undefined
+      const fiber = runFork(supervise(runId, effect))
+      FiberMap.unsafeSet(fibers, runId, fiber)
+      return fiber
+    }
+
+    /** Starts the Run's fiber unless one runs or the Run is queued for a slot. */
     const start = (runId: RunId): Effect.Effect<void> =>
-      FiberMap.run(fibers, runId, supervise(runId, drive(runId, { afterClaim }, bell)), { onlyIfMissing: true }).pipe(
-        Effect.asVoid
-      )
+      Effect.sync(() => {
+        if (!steps.isQueued(runId)) fork(runId, drive(runId, hooks, bell), true)
+      })
 
-    /** Interrupts the Run's fiber and waits for it to end; an executing Attempt detaches and keeps running. */
-    const stop = (runId: RunId): Effect.Effect<void> => FiberMap.remove(fibers, runId)
+    /**
+     * Forks the fiber of a queued Run once its slot is granted (called by whichever fiber freed the slot). The slot
+     * goes back when the fiber ends, even if it is interrupted before it runs; the Attempt's scope may give it back
+     * earlier.
+     */
+    const resume = (runId: RunId, slot: HeldSlot): void => {
+      const fiber = fork(runId, drive(runId, hooks, bell, slot))
+      if (fiber === undefined) return slot.release()
+      fiber.addObserver(slot.release)
+    }
+
+    const takeSlot: DriverHooks["takeSlot"] = (run, prefer) =>
+      Effect.gen(function*() {
+        const runId = run.id
+        const place = yield* Effect.acquireRelease(
+          steps.request(run, prefer, (slot) => resume(runId, slot)).pipe(Effect.either),
+          (place) =>
+            Effect.sync(() => {
+              if (Either.isRight(place) && place.right._tag === "Granted") place.right.slot.release()
+            })
+        )
+        if (Either.isLeft(place)) return Option.some(Either.left(place.left))
+        return place.right._tag === "Granted" ? Option.some(Either.right(place.right.slot)) : Option.none()
+      })
+
+    /**
+     * Interrupts the Run's fiber and waits for it to end, or takes the Run out of the slot queue; an executing
+     * Attempt detaches and keeps running.
+     */
+    const stop = (runId: RunId): Effect.Effect<void> => Effect.zipRight(steps.withdraw(runId), FiberMap.remove(fibers, runId))
 
     /**
      * After an operator reopened the Run (approve, retry): the fiber that parked or closed it may still be ending,
@@ -65,13 +108,13 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
         if (claim._tag === "Claimed" && claim.run.state._tag !== "Waiting") yield* start(claim.run.id)
       })
 
+    const hooks: DriverHooks = { afterClaim, takeSlot }
+
     /** After an operator closed the Run: its fiber stops, then the queued Events of its Loop and Item are processed. */
     const closed = (run: Run): Effect.Effect<void> =>
-      stop(run.id).pipe(
-        Effect.zipRight(
-          FiberMap.run(fibers, run.id, supervise(run.id, continueWithNewest(run.loop, run.itemKey, { afterClaim })))
-        ),
-        Effect.asVoid
+      Effect.zipRight(
+        stop(run.id),
+        Effect.sync(() => fork(run.id, continueWithNewest(run.loop, run.itemKey, { afterClaim })))
       )
 
     return {
@@ -80,12 +123,19 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
       restart,
       afterClaim,
       closed,
+      /** Runs that have a fiber now, or a place in the slot queue. */
+      running: Effect.map(steps.usage, ({ waiting }): ReadonlyArray<RunId> => [
+        ...Array.from(fibers, ([runId]) => runId),
+        ...waiting
+      ]),
       /** Runs that have a fiber now. */
-      running: Effect.sync((): ReadonlyArray<RunId> => Array.from(fibers, ([runId]) => runId)),
+      fibers: Effect.sync((): ReadonlyArray<RunId> => Array.from(fibers, ([runId]) => runId)),
+      /** Runs queued for a Worker slot, in the order slots go to them; they have no fiber. */
+      queued: Effect.map(steps.usage, ({ waiting }) => waiting),
       /** After an operator lifted a brake: every held Run looks at its brakes again now. */
       wakeHeld: bell.ring,
-      /** Interrupts every fiber: executing Attempts detach and stay live for the next start. */
-      interruptAll: FiberMap.clear(fibers)
+      /** Empties the slot queue and interrupts every fiber: executing Attempts detach and stay live for the next start. */
+      interruptAll: Effect.zipRight(steps.withdrawAll, FiberMap.clear(fibers))
     } as const
   }),
   dependencies: [StepExecutor.Default, Shutdown.Default]

@@ -1,4 +1,5 @@
 import { Data, Deferred, Effect, Exit, Option } from "effect"
+import type { RunId } from "@usine/core/ids/RunId"
 import type { Run } from "@usine/core/run/Run"
 import { LoopPolicies, type WorkerSpec } from "./LoopPolicies"
 
@@ -6,6 +7,16 @@ import { LoopPolicies, type WorkerSpec } from "./LoopPolicies"
 export interface Slot {
   readonly worker: string
 }
+
+/** A slot granted to a queued request: whoever receives it gives it back with `release`, which runs once. */
+export interface HeldSlot extends Slot {
+  readonly release: () => void
+}
+
+/** Where a request for a slot stands: granted at once, or queued until `onGrant` is called with the slot. */
+export type SlotPlace =
+  | { readonly _tag: "Granted"; readonly slot: HeldSlot }
+  | { readonly _tag: "Queued" }
 
 /** No configured Worker may run this Run's Agent for its Loop: at preparation this becomes an AgentFailure. */
 export class NoCapableWorker extends Data.TaggedError("NoCapableWorker")<{
@@ -19,11 +30,12 @@ export class NoCapableWorker extends Data.TaggedError("NoCapableWorker")<{
 }
 
 interface Waiter {
-  readonly runId: string
+  readonly runId: RunId
   readonly receivedAt: number
   readonly eligible: ReadonlyArray<string>
-  readonly deferred: Deferred.Deferred<Slot>
-  granted: string | undefined
+  /** Called once, from whichever fiber freed the slot; undefined while the request is being placed. */
+  onGrant: ((slot: HeldSlot) => void) | undefined
+  granted: HeldSlot | undefined
 }
 
 const byReceipt = (a: Waiter, b: Waiter): number =>
@@ -39,10 +51,13 @@ export const capableWorkers = (
     (w) => w.name
   )
 
+type SlotRun = Pick<Run, "id" | "loop" | "agent" | "receivedAt">
+
 /**
  * Worker slots. One queue for every Loop and Worker, in order of Event receipt (ties by Run id): whenever a slot
  * frees or a reservation arrives, each waiter in that order takes a free slot on one of its capable Workers, so no
- * later Event overtakes an earlier one that could use the same Worker.
+ * later Event overtakes an earlier one that could use the same Worker. A waiter is plain data, not a fiber: the
+ * driver queues a Run with `request` and forks its fiber when the slot is granted (ADR 0046).
  */
 export class StepExecutor extends Effect.Service<StepExecutor>()("usine/StepExecutor", {
   effect: Effect.gen(function*() {
@@ -50,10 +65,29 @@ export class StepExecutor extends Effect.Service<StepExecutor>()("usine/StepExec
     const capacity = new Map(policies.workers.map((w) => [w.name, w.maxConcurrentAttempts]))
     const inUse = new Map<string, number>(policies.workers.map((w) => [w.name, 0]))
     const waiting: Array<Waiter> = []
+    /** The waiting request of each Run, for the driver's look-ups. */
+    const byRun = new Map<string, Waiter>()
+    const forget = (waiter: Waiter) => {
+      if (byRun.get(waiter.runId) === waiter) byRun.delete(waiter.runId)
+    }
 
     const free = (worker: string) => (capacity.get(worker) ?? 0) - (inUse.get(worker) ?? 0)
 
-    const serve = () => {
+    const hold = (worker: string): HeldSlot => {
+      let held = true
+      inUse.set(worker, (inUse.get(worker) ?? 0) + 1)
+      return {
+        worker,
+        release: () => {
+          if (!held) return
+          held = false
+          inUse.set(worker, (inUse.get(worker) ?? 1) - 1)
+          serve()
+        }
+      }
+    }
+
+    const serve = (): void => {
       for (let i = 0; i < waiting.length;) {
         const waiter = waiting[i]!
         let best: string | undefined
@@ -64,52 +98,86 @@ export class StepExecutor extends Effect.Service<StepExecutor>()("usine/StepExec
           i++
           continue
         }
-        inUse.set(best, (inUse.get(best) ?? 0) + 1)
-        waiter.granted = best
+        const slot = hold(best)
+        waiter.granted = slot
         waiting.splice(i, 1)
-        Deferred.unsafeDone(waiter.deferred, Exit.succeed({ worker: best }))
+        forget(waiter)
+        // The receiver may release at once, serving the queue within this call: walk again from the start after it.
+        if (waiter.onGrant !== undefined) {
+          const grant = waiter.onGrant
+          waiter.onGrant = undefined
+          grant(slot)
+          i = 0
+        }
       }
     }
 
-    const leave = (waiter: Waiter) =>
-      Effect.sync(() => {
-        if (waiter.granted !== undefined) {
-          inUse.set(waiter.granted, (inUse.get(waiter.granted) ?? 1) - 1)
-        } else {
-          const index = waiting.indexOf(waiter)
-          if (index >= 0) waiting.splice(index, 1)
-        }
+    const eligibleFor = (run: SlotRun, prefer: string | undefined) => {
+      const allowed = policies.loop(run.loop).pipe(Option.map((p) => p.workers), Option.getOrUndefined)
+      return prefer !== undefined && capacity.has(prefer) ? [prefer] : capableWorkers(policies.workers, run, allowed)
+    }
+
+    const enqueue = (run: SlotRun, prefer: string | undefined, onGrant: (slot: HeldSlot) => void) =>
+      Effect.suspend((): Effect.Effect<{ readonly place: SlotPlace; readonly waiter: Waiter }, NoCapableWorker> => {
+        const eligible = eligibleFor(run, prefer)
+        if (eligible.length === 0) return new NoCapableWorker({ runId: run.id, loop: run.loop, agent: run.agent })
+        const waiter: Waiter = { runId: run.id, receivedAt: run.receivedAt, eligible, onGrant: undefined, granted: undefined }
+        let at = waiting.length
+        while (at > 0 && byReceipt(waiting[at - 1]!, waiter) > 0) at--
+        waiting.splice(at, 0, waiter)
+        byRun.set(waiter.runId, waiter)
         serve()
+        if (waiter.granted !== undefined) return Effect.succeed({ place: { _tag: "Granted", slot: waiter.granted }, waiter })
+        waiter.onGrant = onGrant
+        return Effect.succeed({ place: { _tag: "Queued" }, waiter })
       })
 
-    /** Waits for a slot on a Worker that can run the Run; `prefer` pins a reattach to the Worker it ran on. */
+    const leave = (waiter: Waiter) => {
+      const index = waiting.indexOf(waiter)
+      if (index < 0) return false
+      waiting.splice(index, 1)
+      forget(waiter)
+      serve()
+      return true
+    }
+
+    /**
+     * Takes a free slot for the Run now, or queues it: `onGrant` is then called once with the slot, synchronously
+     * from the fiber that freed it. `prefer` pins a reattach to the Worker it ran on.
+     */
+    const request = (run: SlotRun, prefer: string | undefined, onGrant: (slot: HeldSlot) => void) =>
+      Effect.map(enqueue(run, prefer, onGrant), ({ place }) => place)
+
+    /** Takes the Run's queued request out of the queue; false when none waits (already granted, or never queued). */
+    const withdraw = (runId: string) =>
+      Effect.sync(() => {
+        const waiter = byRun.get(runId)
+        return waiter !== undefined && waiter.onGrant !== undefined && leave(waiter)
+      })
+
+    /** Takes every queued request out of the queue (the drain): nothing is granted to them any more. */
+    const withdrawAll = Effect.sync(() => {
+      waiting.splice(0, waiting.length)
+      byRun.clear()
+    })
+
+    /** Waits in this fiber for a slot on a Worker that can run the Run; the slot is released when the scope closes. */
     const reserve = Effect.fn("StepExecutor.reserve")(function*(
-      run: Pick<Run, "id" | "loop" | "agent" | "receivedAt">,
+      run: SlotRun,
       prefer?: string
     ) {
-      const allowed = policies.loop(run.loop).pipe(Option.map((p) => p.workers), Option.getOrUndefined)
-      const eligible = prefer !== undefined && capacity.has(prefer)
-        ? [prefer]
-        : capableWorkers(policies.workers, run, allowed)
-      if (eligible.length === 0) {
-        return yield* new NoCapableWorker({ runId: run.id, loop: run.loop, agent: run.agent })
-      }
-      const waiter: Waiter = {
-        runId: run.id,
-        receivedAt: run.receivedAt,
-        eligible,
-        deferred: yield* Deferred.make<Slot>(),
-        granted: undefined
-      }
-      yield* Effect.acquireRelease(
-        Effect.sync(() => {
-          waiting.push(waiter)
-          waiting.sort(byReceipt)
-          serve()
-        }),
-        () => leave(waiter)
+      const granted = yield* Deferred.make<HeldSlot>()
+      const { place } = yield* Effect.acquireRelease(
+        enqueue(run, prefer, (slot) => Deferred.unsafeDone(granted, Exit.succeed(slot))),
+        ({ place, waiter }) =>
+          Effect.sync(() => {
+            if (place._tag === "Granted") return place.slot.release()
+            if (waiter.granted !== undefined) return waiter.granted.release()
+            leave(waiter)
+          })
       )
-      return yield* Deferred.await(waiter.deferred)
+      const slot = place._tag === "Granted" ? place.slot : yield* Deferred.await(granted)
+      return { worker: slot.worker } satisfies Slot
     })
 
     /** Slots taken per Worker and reservations still waiting. */
@@ -118,6 +186,9 @@ export class StepExecutor extends Effect.Service<StepExecutor>()("usine/StepExec
       waiting: waiting.map((w) => w.runId)
     }))
 
-    return { reserve, usage } as const
+    /** Whether the Run has a request in the queue. */
+    const isQueued = (runId: string) => byRun.has(runId)
+
+    return { request, withdraw, withdrawAll, reserve, usage, isQueued } as const
   })
 }) {}

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { InfraFailure } from "@usine/core/attempt/failure"
+import { AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { attemptIdOf } from "@usine/core/ids/AttemptId"
 import { InMemoryExecutor, Script } from "@usine/engine/InMemoryExecutor"
 import { runOf, startEngine, submission, tempLedger, untilState } from "./support/engine"
@@ -103,5 +104,38 @@ describe("RunEngine restart", () => {
       yield* untilState(store, run, "Succeeded")
       assert.deepStrictEqual(memory.executions, [attempt(1)])
       assert.deepStrictEqual(memory.reattaches, [attempt(1)])
+    }))
+
+  it.scoped("a restart queues the Queued Runs again, without fibers, behind the reattached Attempts", () =>
+    Effect.gen(function*() {
+      const ledger = yield* tempLedger
+      const memory = yield* InMemoryExecutor.make
+      memory.scriptOthers(() => Script.hang)
+      const gated = [1, 2, 3, 4].map((n) => submission({ loop: "gated", number: n, receivedAt: n, approvalRequired: true }))
+      const runs = gated.map(runOf)
+      yield* Effect.scoped(Effect.gen(function*() {
+        const { driver, engine, store } = yield* startEngine({ ledger, executor: memory })
+        for (const s of gated) yield* engine.submit(s)
+        for (const id of runs) yield* untilState(store, id, "Waiting")
+        for (const id of runs) yield* engine.approve(id)
+        yield* until("two queued", () => Effect.map(driver.queued, (q) => q.length === 2))
+        assert.strictEqual(memory.executions.length, 2)
+      }))
+
+      const { driver, store } = yield* startEngine({ ledger, executor: memory })
+      yield* until("both live Attempts reattached", () => memory.reattaches.length === 2)
+      yield* until("two queued", () => Effect.map(driver.queued, (q) => q.length === 2))
+      yield* settle
+      assert.deepStrictEqual(yield* driver.queued, runs.slice(2))
+      assert.sameMembers([...(yield* driver.fibers)], runs.slice(0, 2))
+      for (const id of runs.slice(2)) assert.strictEqual((yield* store.getRun(id)).state._tag, "Queued")
+
+      for (const [i, id] of runs.slice(0, 2).entries()) {
+        memory.finish(attemptIdOf(id, 1), new AttemptSucceeded({ result: { commits: [] } }))
+        yield* untilState(store, runs[i + 2]!, "Running")
+      }
+      yield* until("the queued Runs execute", () => memory.executions.length === 4)
+      assert.deepStrictEqual(memory.executions, runs.map((id) => attemptIdOf(id, 1)))
+      assert.deepStrictEqual(yield* driver.queued, [])
     }))
 })

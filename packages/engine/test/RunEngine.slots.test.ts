@@ -56,6 +56,38 @@ describe("RunEngine Worker slots", () => {
       )
     }))
 
+  it.scoped("a Run queued for a slot has no fiber: reconcile leaves it queued, cancel takes it out, a freed slot forks it", () =>
+    Effect.gen(function*() {
+      const memory = yield* InMemoryExecutor.make
+      memory.scriptOthers(() => Script.hang)
+      const { driver, engine, store } = yield* startEngine({ ledger: yield* tempLedger, executor: memory })
+      const [a, b, c] = [1, 2, 3].map((n) => submission({ number: n, receivedAt: n }))
+      const gated = submission({ loop: "gated", number: 4, receivedAt: 4, approvalRequired: true })
+      for (const s of [a!, b!, c!, gated]) yield* engine.submit(s)
+      yield* until("both Workers busy", () => memory.executions.length === 2)
+      yield* untilState(store, runOf(gated), "Waiting")
+      yield* engine.approve(runOf(gated))
+      yield* until("both queued", () => Effect.map(driver.queued, (q) => q.length === 2))
+      yield* settle
+
+      assert.deepStrictEqual(yield* driver.queued, [runOf(c!), runOf(gated)], "in receipt order")
+      assert.sameMembers([...(yield* driver.fibers)], [runOf(a!), runOf(b!)], "no fiber waits for a slot")
+      assert.strictEqual((yield* store.getRun(runOf(gated))).state._tag, "Queued")
+      assert.deepStrictEqual((yield* engine.reconcile).restarted, [], "a queued Run is not missing its fiber")
+      assert.deepStrictEqual(yield* driver.queued, [runOf(c!), runOf(gated)])
+
+      const canceled = yield* engine.cancel(runOf(c!))
+      assert.isTrue(canceled.canceled)
+      assert.deepStrictEqual(yield* driver.queued, [runOf(gated)])
+      memory.finish(attemptIdOf(runOf(a!), 1), done)
+      yield* untilState(store, runOf(gated), "Running")
+      yield* until("the approved Run executes", () => memory.executions.length === 3)
+      assert.strictEqual(memory.executions.at(-1), attemptIdOf(runOf(gated), 1))
+      assert.strictEqual(memory.requests.at(-1)?.worker, "w1", "in the slot the finished Attempt freed")
+      assert.deepStrictEqual(yield* store.attempts(runOf(c!)), [], "the canceled Run never ran")
+      assert.deepStrictEqual(yield* driver.queued, [])
+    }))
+
   it.scoped("a Run whose Agent no Worker has fails with an AgentFailure and waits for the operator", () =>
     Effect.gen(function*() {
       const memory = yield* InMemoryExecutor.make

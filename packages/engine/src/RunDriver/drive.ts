@@ -1,26 +1,41 @@
-import { Effect, Option } from "effect"
+import { Effect, Either, Option, type Scope } from "effect"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { Run } from "@usine/core/run/Run"
 import { isOpen } from "@usine/core/run/state"
 import { RunStore } from "@usine/store/RunStore"
 import type { Bell } from "../Brakes/Bell"
-import { LoopPolicies } from "../LoopPolicies"
+import { LoopPolicies, type LoopPolicy } from "../LoopPolicies"
+import type { HeldSlot, NoCapableWorker, Slot } from "../StepExecutor"
 import { withStoreRetry } from "../storeRetryPolicy"
 import { type ClaimFollowUp, continueWithNewest } from "./continueWithNewest"
-import { executeAttempt } from "./executeAttempt"
+import { executeAttempt, openAttempt, prepareAttempt } from "./executeAttempt"
+
+/** What a Run fiber asks of the driver that owns it. */
+export interface DriverHooks extends ClaimFollowUp {
+  /**
+   * A Worker slot for the Run's next Attempt, released when the caller's scope closes; None when the Run was queued
+   * for one instead: the fiber ends, and the driver forks a new one with the slot once it is granted.
+   */
+  readonly takeSlot: (
+    run: Run,
+    prefer: string | undefined
+  ) => Effect.Effect<Option.Option<Either.Either<Slot, NoCapableWorker>>, never, Scope.Scope>
+}
 
 /**
  * The life of one open Run's fiber: park for approval, or run Attempts (each in its own Worker slot, each past the
- * brakes) while the ledger decides RetryAttempt, then process the newest queued Event of the same Loop and Item.
+ * brakes) while the ledger decides RetryAttempt, then process the newest queued Event of the same Loop and Item. A
+ * fiber that queues its Run for a slot ends there; `granted` is the slot a fiber started with when it resumes the Run.
+ * Untraced, like `executeAttempt`: the fiber can wait for hours, and `supervise` annotates its logs with the Run.
  */
-export const drive = Effect.fn("RunDriver.drive")(function*(runId: RunId, fibers: ClaimFollowUp, bell: Bell) {
+export const drive = Effect.fnUntraced(function*(runId: RunId, hooks: DriverHooks, bell: Bell, granted?: HeldSlot) {
   const store = yield* RunStore
   const run = yield* withStoreRetry(store.getRun(runId))
   if (!isOpen(run.state) || run.state._tag === "Waiting") return
-  yield* driveOpen(run, fibers, bell).pipe(Effect.annotateLogs({ loop: run.loop, item: run.itemKey }))
-}, (effect, runId) => Effect.annotateLogs(effect, { runId }))
+  yield* driveOpen(run, hooks, bell, granted).pipe(Effect.annotateLogs({ loop: run.loop, item: run.itemKey }))
+})
 
-const driveOpen = (opened: Run, fibers: ClaimFollowUp, bell: Bell) =>
+const driveOpen = (opened: Run, hooks: DriverHooks, bell: Bell, granted: HeldSlot | undefined) =>
   Effect.gen(function*() {
     const store = yield* RunStore
     const policies = yield* LoopPolicies
@@ -29,15 +44,33 @@ const driveOpen = (opened: Run, fibers: ClaimFollowUp, bell: Bell) =>
       return yield* Effect.logError("no policy for the run's loop; the run stays open until the loop is configured")
     }
     const policy = found.value
-    if (opened.state._tag === "Pending" && (opened.approvalRequired || policy.approvalRequired)) {
+    if (granted === undefined && opened.state._tag === "Pending" && (opened.approvalRequired || policy.approvalRequired)) {
       yield* withStoreRetry(store.parkForApproval(opened.id))
       return
     }
     let run = opened
+    let slot = granted
     for (;;) {
-      const decision = yield* Effect.scoped(executeAttempt(run, policy, bell))
-      run = decision.run
-      if (decision._tag === "Closed") break
+      const decision = yield* nextAttempt(run, policy, hooks, bell, slot)
+      slot = undefined
+      if (Option.isNone(decision)) return
+      run = decision.value.run
+      if (decision.value._tag === "Closed") break
     }
-    yield* continueWithNewest(run.loop, run.itemKey, fibers)
+    yield* continueWithNewest(run.loop, run.itemKey, hooks)
   })
+
+/** One Attempt in its own scope, in the slot granted or in one taken now; None when the Run was queued for a slot. */
+const nextAttempt = (run: Run, policy: LoopPolicy, hooks: DriverHooks, bell: Bell, granted: HeldSlot | undefined) =>
+  Effect.scoped(Effect.gen(function*() {
+    if (granted !== undefined) {
+      yield* Effect.addFinalizer(() => Effect.sync(granted.release))
+      const store = yield* RunStore
+      const open = openAttempt(yield* withStoreRetry(store.attempts(run.id)))
+      return Option.some(yield* executeAttempt(run, policy, open, Either.right(granted)))
+    }
+    const prepared = yield* prepareAttempt(run, policy, bell)
+    const slot = yield* hooks.takeSlot(run, prepared.prefer)
+    if (Option.isNone(slot)) return Option.none()
+    return Option.some(yield* executeAttempt(run, policy, prepared.open, slot.value))
+  }))

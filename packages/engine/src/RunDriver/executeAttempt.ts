@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, Option } from "effect"
+import { Clock, Duration, Effect, type Either, Option } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import { AgentFailure, RunawayFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed, type AttemptOutcome } from "@usine/core/attempt/outcome"
@@ -11,7 +11,7 @@ import { makeUsageMeter } from "../Brakes/usageMeter"
 import { Executor } from "../Executor"
 import type { LoopPolicy } from "../LoopPolicies"
 import { Shutdown } from "../Shutdown"
-import { StepExecutor } from "../StepExecutor"
+import type { NoCapableWorker, Slot } from "../StepExecutor"
 import { withStoreRetry } from "../storeRetryPolicy"
 
 /** The open Attempt of a Run, if any: the latest one, while it has no outcome. */
@@ -25,23 +25,45 @@ const runaway = (minutes: number) =>
     failure: new RunawayFailure({ reason: `the attempt ran past max_attempt_minutes (${minutes})`, evidence: "", minutes })
   })
 
+/** What the steps before the slot found: the open Attempt, and the Worker a live session pins the slot to. */
+export interface Prepared {
+  readonly open: Option.Option<Attempt>
+  readonly prefer: string | undefined
+}
+
 /**
- * One Attempt in its own slot, within the caller's scope: wait for the brakes (unless a live session is followed
- * again), reserve a Worker slot, pass admission, ask the executor whether an open Attempt still runs, begin (or
- * reattach), execute under `max_attempt_minutes` and the Run's caps, record the outcome and what the brakes learn.
- * Returns the ledger's decision.
+ * The steps of an Attempt before its Worker slot, within the caller's scope: ask the executor whether an open Attempt
+ * still runs, and unless it does (a live session is followed again), wait for the brakes.
  */
-export const executeAttempt = Effect.fn("RunDriver.executeAttempt")(function*(run: Run, policy: LoopPolicy, bell: Bell) {
+export const prepareAttempt = Effect.fn("RunDriver.prepareAttempt")(function*(
+  run: Run,
+  policy: LoopPolicy,
+  bell: Bell
+) {
   const store = yield* RunStore
   const executor = yield* Executor
-  const steps = yield* StepExecutor
-  const shutdown = yield* Shutdown
-
   const open = openAttempt(yield* withStoreRetry(store.attempts(run.id)))
   const wasLive = Option.isSome(open) && (yield* executor.isLive(open.value))
   if (!wasLive) yield* awaitAdmission(run, policy, bell)
   const prefer = wasLive ? Option.getOrUndefined(Option.flatMap(open, (a) => Option.fromNullable(a.worker))) : undefined
-  const slot = yield* steps.reserve(run, prefer).pipe(Effect.either)
+  return { open, prefer } satisfies Prepared
+})
+
+/**
+ * One Attempt in the slot it was granted (or with no capable Worker), within the caller's scope: pass admission, ask
+ * the executor whether the open Attempt still runs, begin (or reattach), execute under `max_attempt_minutes` and the
+ * Run's caps, record the outcome and what the brakes learn. Returns the ledger's decision. Untraced: it stays on the
+ * stack of a fiber that follows a session for hours, where a span and its context cost kilobytes (ADR 0046).
+ */
+export const executeAttempt = Effect.fnUntraced(function*(
+  run: Run,
+  policy: LoopPolicy,
+  open: Option.Option<Attempt>,
+  slot: Either.Either<Slot, NoCapableWorker>
+) {
+  const store = yield* RunStore
+  const executor = yield* Executor
+  const shutdown = yield* Shutdown
   yield* shutdown.admit
 
   const live = Option.isSome(open) && (yield* executor.isLive(open.value))
@@ -54,7 +76,6 @@ export const executeAttempt = Effect.fn("RunDriver.executeAttempt")(function*(ru
   if (begin._tag === "Failed") return { _tag: "Closed" as const, run: begin.run }
   const attempt = begin.attempt
   const reattach = begin._tag === "Reattached"
-  yield* Effect.annotateCurrentSpan({ attemptId: attempt.id, reattach })
 
   const finish = (outcome: AttemptOutcome) => withStoreRetry(store.finishAttempt(attempt.id, outcome))
   if (slot._tag === "Left" && !reattach) {
@@ -80,10 +101,12 @@ export const executeAttempt = Effect.fn("RunDriver.executeAttempt")(function*(ru
   // Interrupting `execute` detaches the session; a stopped Attempt's session is canceled once its outcome is recorded.
   const stopped = (outcome: AttemptOutcome) => ({ stop: true, outcome })
   const minutes = policy.maxAttemptMinutes
-  const capped = executor.execute(request).pipe(
-    Effect.map((outcome) => ({ stop: false, outcome })),
-    Effect.raceFirst(Effect.map(meter.crossed, (failure) => stopped(new AttemptFailed({ failure }))))
-  )
+  const executed = executor.execute(request).pipe(Effect.map((outcome) => ({ stop: false, outcome })))
+  // Racing the meter forks two fibers for the whole Attempt: only a Run with a cap of its own can cross one.
+  const runCapped = policy.budget?.runTokens !== undefined || policy.budget?.runCostUsd !== undefined
+  const capped = runCapped
+    ? executed.pipe(Effect.raceFirst(Effect.map(meter.crossed, (failure) => stopped(new AttemptFailed({ failure })))))
+    : executed
   const ended = minutes === undefined ? yield* capped : yield* capped.pipe(
     Effect.timeoutTo({
       duration: Duration.millis(Math.max(0, attempt.startedAt + minutes * 60_000 - (yield* Clock.currentTimeMillis))),

@@ -17,6 +17,7 @@ import { RunStore } from "@usine/store/RunStore"
 import type { AttemptPolicy } from "@usine/engine/Executor"
 import type { InMemoryExecutor } from "@usine/engine/InMemoryExecutor"
 import { type LoopPoliciesData, type LoopPolicy, LoopPolicies } from "@usine/engine/LoopPolicies"
+import { RunDriver } from "@usine/engine/RunDriver"
 import { RunEngine } from "@usine/engine/RunEngine"
 import { TriggerCondition } from "@usine/engine/TriggerCondition"
 import { until } from "./settle"
@@ -78,13 +79,15 @@ export const engineLayer = (options: EngineOptions) => {
     LoopPolicies.layer(options.policies ?? defaultPolicies),
     options.trigger === undefined ? TriggerCondition.layerAlways : Layer.succeed(TriggerCondition, options.trigger)
   )
-  return RunEngine.Default.pipe(Layer.provideMerge(base))
+  // RunDriver.Default is the layer RunEngine.Default depends on: one build memoizes it, so both share one driver.
+  return Layer.merge(RunEngine.Default, RunDriver.Default).pipe(Layer.provideMerge(base))
 }
 
 /** Starts an engine for the current scope; closing the scope stops it as a process exit would. */
 export const startEngine = (options: EngineOptions) =>
   Effect.map(Layer.build(engineLayer(options)), (context) => ({
     engine: Context.get(context, RunEngine),
+    driver: Context.get(context, RunDriver),
     store: Context.get(context, RunStore),
     brakes: Context.get(context, BrakeStore),
     items: Context.get(context, ItemStore)
