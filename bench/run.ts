@@ -12,9 +12,10 @@ const root = dirname(bench)
 /** Each bench with the arguments `--quick` gives it: a smoke run of a minute or two instead of the full sizes. */
 const BENCHES: ReadonlyArray<{ readonly name: string; readonly quick: ReadonlyArray<string> }> = [
   { name: "ledger", quick: ["--sizes", "10000"] },
-  { name: "engine", quick: ["--open", "300,1000", "--drain", "100,300", "--sizes", "10000"] },
+  { name: "engine", quick: ["--idle", "1000", "--open", "300,1000", "--drain", "100,300", "--sizes", "10000"] },
   { name: "polling", quick: ["--sizes", "1,10"] },
-  { name: "board", quick: ["--sizes", "10000"] }
+  { name: "board", quick: ["--sizes", "10000"] },
+  { name: "throughput", quick: ["--slots", "1,4", "--items", "6"] }
 ]
 
 const argument = (flag: string) => {
@@ -46,12 +47,23 @@ console.log(`usine benchmarks, ${machine.date}: ${machine.cores} cores (${machin
 // Seeds of 10^6 Events take minutes: the first bench that needs one leaves it here for the next.
 const cache = mkdtempSync(join(tmpdir(), "usine-bench-cache-"))
 const out = mkdtempSync(join(tmpdir(), "usine-bench-out-"))
-const runs: Array<{ readonly name: string; readonly seconds: number; readonly loadBefore: string; readonly loadAfter: string; readonly report: BenchReport | undefined }> = []
+interface BenchRun {
+  readonly name: string
+  /** When this bench ran and whether with `--quick`: with `--only`, the others keep their earlier figures. */
+  readonly date: string
+  readonly quick: boolean
+  readonly seconds: number
+  readonly loadBefore: string
+  readonly loadAfter: string
+  readonly report: BenchReport | undefined
+}
+const runs: Array<BenchRun> = []
 try {
   for (const { name, quick: quickArgs } of selected) {
     const json = join(out, `${name}.json`)
     const loadBefore = load()
     console.log(`\n## ${name} (load ${loadBefore})`)
+    const date = new Date().toISOString()
     const started = performance.now()
     // Each bench is its own process, so one's heap and caches never show in another's figures.
     const result = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", join(bench, `${name}.ts`), ...(quick ? quickArgs : [])], {
@@ -67,15 +79,32 @@ try {
       report = undefined
     }
     if (result.status !== 0 || report === undefined) console.error(`${name} failed (exit ${result.status})`)
-    runs.push({ name, seconds, loadBefore, loadAfter: load(), report })
+    runs.push({ name, date, quick, seconds, loadBefore, loadAfter: load(), report })
   }
 } finally {
   rmSync(cache, { recursive: true, force: true })
   rmSync(out, { recursive: true, force: true })
 }
 
-const results = { machine, quick, benches: runs }
-writeFileSync(join(bench, "results.json"), `${JSON.stringify(results, null, 2)}\n`)
+const resultsFile = join(bench, "results.json")
+/** The benches of the last results.json this run did not measure, each with when it was measured. */
+const earlier = (): ReadonlyArray<BenchRun> => {
+  try {
+    const previous = JSON.parse(readFileSync(resultsFile, "utf8")) as {
+      readonly machine?: { readonly date?: string }
+      readonly quick?: boolean
+      readonly benches?: ReadonlyArray<Partial<BenchRun> & { readonly name: string }>
+    }
+    return (previous.benches ?? [])
+      .filter((b) => !runs.some((r) => r.name === b.name))
+      .map((b) => ({ date: previous.machine?.date ?? "", quick: previous.quick ?? false, ...b }) as BenchRun)
+  } catch {
+    return []
+  }
+}
+const order = (name: string) => BENCHES.findIndex((b) => b.name === name)
+const benches = [...earlier(), ...runs].sort((a, b) => order(a.name) - order(b.name))
+writeFileSync(resultsFile, `${JSON.stringify({ machine, quick, benches }, null, 2)}\n`)
 console.log("\n## Summary\n")
 for (const run of runs) {
   console.log(`${run.name}: ${run.report === undefined ? "FAILED" : "done"} in ${run.seconds} s (load ${run.loadBefore} -> ${run.loadAfter})`)

@@ -26,7 +26,12 @@ interface State {
   readonly skip: number
   readonly lastProgressAt: number
   readonly end: "open" | "done" | "vanished"
+  /** Empty reads since the last bytes: the wait grows with it, up to `pollInterval`. */
+  readonly idleReads: number
 }
+
+/** The first wait after bytes arrived; it doubles on each empty read up to `pollInterval`. */
+const FIRST_WAIT_MS = 25
 
 const newline = 0x0a
 
@@ -114,19 +119,22 @@ export const followSession = (
       if (bytes.length > 0) {
         const { lines, rest } = splitLines(concat(state.partial, bytes))
         const taken = take(state, lines, now)
-        next = { ...taken.state, offset: state.offset + bytes.length, partial: rest }
+        next = { ...taken.state, offset: state.offset + bytes.length, partial: rest, idleReads: 0 }
         if (taken.delivered.length > 0) return Option.some([Chunk.fromIterable(taken.delivered), next] as const)
       }
-      if (bytes.length < maxBytes) yield* Effect.sleep(pollInterval)
+      // An agent that just wrote, or just started, often exits moments later: look again soon, then back off. A
+      // short Attempt is not held a whole pollInterval after its end; a silent one is back to pollInterval in a second.
+      const wait = Math.min(Duration.toMillis(pollInterval), FIRST_WAIT_MS * 2 ** Math.min(next.idleReads, 16))
+      if (bytes.length < maxBytes) yield* Effect.sleep(wait)
       // An empty chunk, not a recursive call: a silent session polls for hours without growing the stack.
-      return Option.some([Chunk.empty<string>(), next] as const)
+      return Option.some([Chunk.empty<string>(), { ...next, idleReads: next.idleReads + 1 }] as const)
     })
 
   return Stream.unwrap(
     Clock.currentTimeMillis.pipe(
       Effect.map((now) =>
         Stream.unfoldChunkEffect<State, string, FollowError, never>(
-          { offset: 0, partial: new Uint8Array(0), skip: options.skipLines ?? 0, lastProgressAt: now, end: "open" },
+          { offset: 0, partial: new Uint8Array(0), skip: options.skipLines ?? 0, lastProgressAt: now, end: "open", idleReads: 0 },
           pull
         )
       )

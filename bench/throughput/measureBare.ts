@@ -1,0 +1,24 @@
+import { join } from "node:path"
+import { Effect } from "effect"
+import { tempDir } from "../tempDir"
+import { bareBatch, makeBareRunner } from "./bareRun"
+import { benchRepository, benchSim } from "./benchWorld"
+
+/** The same git and agent work as a daemon row, `items` Runs `slots` at a time, against a fresh emulator. */
+export const measureBare = (slots: number, items: number) =>
+  Effect.gen(function* () {
+    const root = yield* tempDir("usine-bench-bare-")
+    const { sim, token } = yield* benchSim
+    const repository = yield* benchRepository(sim, "acme", "bare", 0)
+    const runner = makeBareRunner({
+      root: join(root, "workspaces"),
+      cloneUrl: repository.cloneUrl,
+      apiUrl: sim.url,
+      repository: "acme/bare",
+      token,
+      baseBranch: repository.defaultBranch
+    })
+    return yield* Effect.promise(() => bareBatch(runner, items, slots))
+  }).pipe(Effect.scoped)
+
+export type BareRow = Effect.Effect.Success<ReturnType<typeof measureBare>>
