@@ -11,9 +11,9 @@ export const CONFIG_POLL_INTERVAL = Duration.seconds(2)
 const secret = (value: Option.Option<Redacted.Redacted<string>>) => Option.getOrUndefined(Option.map(value, Redacted.value))
 
 /**
- * The keys only a restart applies: the ledger, the GitHub account, the Board's address and the Workers (their
- * transports and the engine's slots) are opened once at start. The running values stay in force; the names of those
- * that differ are returned.
+ * The keys only a restart applies: the ledger, the GitHub account and the Board's address are opened once at start.
+ * The running values stay in force; the names of those that differ are returned. Workers follow a reload
+ * (`WorkersReloadLayer`, ADR 0052).
  */
 export const reloadable = (
   running: UsineConfig,
@@ -25,15 +25,13 @@ export const reloadable = (
       secret(running.github.token) !== secret(next.github.token)],
     ["board.listen", running.board.listen.host !== next.board.listen.host || running.board.listen.port !== next.board.listen.port],
     ["board.token", secret(running.board.token) !== secret(next.board.token)],
-    ["board.host_name", running.board.hostName !== next.board.hostName],
-    ["workers", JSON.stringify(running.workers) !== JSON.stringify(next.workers)]
+    ["board.host_name", running.board.hostName !== next.board.hostName]
   ] as const
   return {
     config: {
       ...next,
       ledger: running.ledger,
       github: running.github,
-      workers: running.workers,
       board: { ...next.board, listen: running.board.listen, token: running.board.token, hostName: running.board.hostName }
     },
     needRestart: differs.filter(([, changed]) => changed).map(([key]) => key)

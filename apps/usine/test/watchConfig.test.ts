@@ -54,12 +54,12 @@ describe("watchConfig", () => {
     }).pipe(Effect.provide(Layer.merge(ConfigState.layer(configOf(["alpha"])), NodeContext.layer)))
   )
 
-  it("keeps the keys only a restart applies, and names them", () => {
+  it("keeps the keys only a restart applies, and names them; Workers follow", () => {
     const running = configOf(["alpha"], "ledger: a.db\nboard: {listen: \"127.0.0.1:9000\"}\n")
     const next = configOf(["alpha", "beta"], "ledger: b.db\nboard: {listen: \"127.0.0.1:9001\"}\nworkers: {big: {}}\n")
     const { config, needRestart } = reloadable(running, next)
-    assert.deepStrictEqual(needRestart, ["ledger", "board.listen", "workers"])
-    assert.deepStrictEqual(Object.keys(config.workers), ["local"])
+    assert.deepStrictEqual(needRestart, ["ledger", "board.listen"])
+    assert.deepStrictEqual(Object.keys(config.workers), ["big"])
     assert.strictEqual(config.ledger, "a.db")
     assert.deepStrictEqual(config.board.listen, { host: "127.0.0.1", port: 9000 })
     assert.deepStrictEqual(config.loops.map((l) => l.name), ["alpha", "beta"])

@@ -32,11 +32,16 @@ export class NoCapableWorker extends Data.TaggedError("NoCapableWorker")<{
 interface Waiter {
   readonly runId: RunId
   readonly receivedAt: number
-  readonly eligible: ReadonlyArray<string>
+  readonly run: SlotRun
+  readonly prefer: string | undefined
+  /** Worked out again when the Workers change (`setWorkers`). */
+  eligible: ReadonlyArray<string>
   /** Called once, from whichever fiber freed the slot; undefined while the request is being placed. */
   onGrant: ((slot: HeldSlot) => void) | undefined
   granted: HeldSlot | undefined
 }
+
+type SlotRun = Pick<Run, "id" | "loop" | "agent" | "receivedAt">
 
 const byReceipt = (a: Waiter, b: Waiter): number =>
   a.receivedAt - b.receivedAt || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0)
@@ -51,8 +56,6 @@ export const capableWorkers = (
     (w) => w.name
   )
 
-type SlotRun = Pick<Run, "id" | "loop" | "agent" | "receivedAt">
-
 /**
  * Worker slots. One queue for every Loop and Worker, in order of Event receipt (ties by Run id): whenever a slot
  * frees or a reservation arrives, each waiter in that order takes a free slot on one of its capable Workers, so no
@@ -62,8 +65,10 @@ type SlotRun = Pick<Run, "id" | "loop" | "agent" | "receivedAt">
 export class StepExecutor extends Effect.Service<StepExecutor>()("usine/StepExecutor", {
   effect: Effect.gen(function*() {
     const policies = yield* LoopPolicies
-    const capacity = new Map(policies.workers.map((w) => [w.name, w.maxConcurrentAttempts]))
-    const inUse = new Map<string, number>(policies.workers.map((w) => [w.name, 0]))
+    // The Workers in force: those of the policies at start, then each set given to `setWorkers` (a reload).
+    let workers = policies.workers
+    let capacity = new Map(workers.map((w) => [w.name, w.maxConcurrentAttempts]))
+    const inUse = new Map<string, number>(workers.map((w) => [w.name, 0]))
     const waiting: Array<Waiter> = []
     /** The waiting request of each Run, for the driver's look-ups. */
     const byRun = new Map<string, Waiter>()
@@ -81,7 +86,9 @@ export class StepExecutor extends Effect.Service<StepExecutor>()("usine/StepExec
         release: () => {
           if (!held) return
           held = false
-          inUse.set(worker, (inUse.get(worker) ?? 1) - 1)
+          const used = (inUse.get(worker) ?? 1) - 1
+          if (used === 0 && !capacity.has(worker)) inUse.delete(worker)
+          else inUse.set(worker, used)
           serve()
         }
       }
@@ -114,14 +121,23 @@ export class StepExecutor extends Effect.Service<StepExecutor>()("usine/StepExec
 
     const eligibleFor = (run: SlotRun, prefer: string | undefined) => {
       const allowed = policies.loop(run.loop).pipe(Option.map((p) => p.workers), Option.getOrUndefined)
-      return prefer !== undefined && capacity.has(prefer) ? [prefer] : capableWorkers(policies.workers, run, allowed)
+      return prefer !== undefined && capacity.has(prefer) ? [prefer] : capableWorkers(workers, run, allowed)
     }
 
     const enqueue = (run: SlotRun, prefer: string | undefined, onGrant: (slot: HeldSlot) => void) =>
       Effect.suspend((): Effect.Effect<{ readonly place: SlotPlace; readonly waiter: Waiter }, NoCapableWorker> => {
         const eligible = eligibleFor(run, prefer)
         if (eligible.length === 0) return new NoCapableWorker({ runId: run.id, loop: run.loop, agent: run.agent })
-        const waiter: Waiter = { runId: run.id, receivedAt: run.receivedAt, eligible, onGrant: undefined, granted: undefined }
+        const waiter: Waiter = {
+          runId: run.id,
+          receivedAt: run.receivedAt,
+          // Only what `eligibleFor` reads, so a queued request keeps no whole Run alive (ADR 0046).
+          run: { id: run.id, loop: run.loop, agent: run.agent, receivedAt: run.receivedAt },
+          prefer,
+          eligible,
+          onGrant: undefined,
+          granted: undefined
+        }
         let at = waiting.length
         while (at > 0 && byReceipt(waiting[at - 1]!, waiter) > 0) at--
         waiting.splice(at, 0, waiter)
@@ -180,6 +196,22 @@ export class StepExecutor extends Effect.Service<StepExecutor>()("usine/StepExec
       return { worker: slot.worker } satisfies Slot
     })
 
+    /**
+     * Puts another set of Workers in force (a reload, ADR 0052): each Worker's capacity becomes its new
+     * `maxConcurrentAttempts`, and the queue is walked again at once. A Worker left out grants no new slot; the slots
+     * held on it stay counted until they are released. A lowered capacity grants nothing until usage is under it. A
+     * queued request that no Worker in force can serve waits for a later set.
+     */
+    const setWorkers = (next: ReadonlyArray<WorkerSpec>) =>
+      Effect.sync(() => {
+        workers = next
+        capacity = new Map(next.map((w) => [w.name, w.maxConcurrentAttempts]))
+        for (const w of next) if (!inUse.has(w.name)) inUse.set(w.name, 0)
+        for (const [name, used] of inUse) if (used === 0 && !capacity.has(name)) inUse.delete(name)
+        for (const waiter of waiting) waiter.eligible = eligibleFor(waiter.run, waiter.prefer)
+        serve()
+      })
+
     /** Slots taken per Worker and reservations still waiting. */
     const usage = Effect.sync(() => ({
       inUse: Object.fromEntries(inUse) as Readonly<Record<string, number>>,
@@ -189,6 +221,6 @@ export class StepExecutor extends Effect.Service<StepExecutor>()("usine/StepExec
     /** Whether the Run has a request in the queue. */
     const isQueued = (runId: string) => byRun.has(runId)
 
-    return { request, withdraw, withdrawAll, reserve, usage, isQueued } as const
+    return { request, withdraw, withdrawAll, reserve, setWorkers, usage, isQueued } as const
   })
 }) {}

@@ -126,4 +126,93 @@ describe("StepExecutor", () => {
       assert.deepStrictEqual(granted, ["a@w2", "b@w2"])
       yield* reattach.release
     }).pipe(Effect.provide(TestLayer)))
+
+  describe("setWorkers (a reload, ADR 0052)", () => {
+    const w = (name: string, maxConcurrentAttempts: number, agents: ReadonlyArray<string> = ["codex", "claude"]) => ({
+      name,
+      maxConcurrentAttempts,
+      agents
+    })
+
+    /** Slots in use and the queue, with the Run ids as plain strings. */
+    const usage = Effect.map(StepExecutor, (steps) => steps.usage).pipe(
+      Effect.flatten,
+      Effect.map((u) => ({ inUse: u.inUse, waiting: u.waiting.map(String) }))
+    )
+
+    it.effect("a raised capacity grants the queued requests at once, in receipt order", () =>
+      Effect.gen(function*() {
+        const steps = yield* StepExecutor
+        yield* steps.setWorkers([w("w1", 1)])
+        const granted: Array<string> = []
+        const first = yield* hold(run("r0", "build", 0), granted)
+        const later = yield* hold(run("r3", "build", 3), granted)
+        const earlier = yield* hold(run("r1", "build", 1), granted)
+        const middle = yield* hold(run("r2", "build", 2), granted)
+        assert.deepStrictEqual(granted, ["r0@w1"])
+        yield* steps.setWorkers([w("w1", 3)])
+        yield* settle
+        assert.deepStrictEqual(granted, ["r0@w1", "r1@w1", "r2@w1"])
+        assert.deepStrictEqual(yield* usage, { inUse: { w1: 3 }, waiting: ["r3"] })
+        yield* first.release
+        assert.deepStrictEqual(granted.slice(3), ["r3@w1"])
+        for (const held of [later, earlier, middle]) yield* held.release
+      }).pipe(Effect.provide(TestLayer)))
+
+    it.effect("a lowered capacity lets running slots finish and grants none until usage is under it", () =>
+      Effect.gen(function*() {
+        const steps = yield* StepExecutor
+        yield* steps.setWorkers([w("w1", 3)])
+        const granted: Array<string> = []
+        const a = yield* hold(run("a", "build", 0), granted)
+        const b = yield* hold(run("b", "build", 1), granted)
+        const c = yield* hold(run("c", "build", 2), granted)
+        yield* steps.setWorkers([w("w1", 1)])
+        const d = yield* hold(run("d", "build", 3), granted)
+        assert.deepStrictEqual(granted, ["a@w1", "b@w1", "c@w1"], "the running slots stay")
+        yield* a.release
+        yield* b.release
+        assert.deepStrictEqual(granted, ["a@w1", "b@w1", "c@w1"], "2 then 1 in use: not under the new capacity of 1")
+        yield* c.release
+        assert.deepStrictEqual(granted.slice(3), ["d@w1"])
+        yield* d.release
+        assert.deepStrictEqual(yield* usage, { inUse: { w1: 0 }, waiting: [] })
+      }).pipe(Effect.provide(TestLayer)))
+
+    it.effect("a removed Worker grants nothing new; the slot held on it is released when its Attempt ends", () =>
+      Effect.gen(function*() {
+        const steps = yield* StepExecutor
+        const granted: Array<string> = []
+        const onW1 = yield* hold(run("a", "build", 0), granted, "w1")
+        const onW2 = yield* hold(run("b", "build", 1), granted, "w2")
+        yield* steps.setWorkers([w("w2", 1)])
+        const queued = yield* hold(run("c", "build", 2), granted)
+        assert.deepStrictEqual(granted, ["a@w1", "b@w2"])
+        assert.deepStrictEqual(yield* usage, { inUse: { w1: 1, w2: 1 }, waiting: ["c"] })
+        yield* onW1.release // the Attempt on the removed w1 ends: its slot goes, and c may not take w1
+        assert.deepStrictEqual(granted, ["a@w1", "b@w2"])
+        assert.deepStrictEqual(yield* usage, { inUse: { w2: 1 }, waiting: ["c"] })
+        yield* onW2.release
+        assert.deepStrictEqual(granted.slice(2), ["c@w2"])
+        yield* queued.release
+        const pinned = yield* hold(run("x", "build", 9), granted, "w1")
+        assert.deepStrictEqual(granted.slice(3), ["x@w2"], "a request pinned to a removed Worker takes one in force")
+        yield* pinned.release
+      }).pipe(Effect.provide(TestLayer)))
+
+    it.effect("a request waiting when a Worker is added is granted on it", () =>
+      Effect.gen(function*() {
+        const steps = yield* StepExecutor
+        const granted: Array<string> = []
+        yield* steps.setWorkers([w("w1", 1)])
+        const busy = yield* hold(run("a", "build", 0), granted)
+        const queued = yield* hold(run("c", "build", 1, "claude"), granted)
+        assert.deepStrictEqual((yield* steps.usage).waiting, ["c"])
+        yield* steps.setWorkers([w("w1", 1), w("w3", 2)])
+        yield* settle
+        assert.deepStrictEqual(granted, ["a@w1", "c@w3"])
+        yield* busy.release
+        yield* queued.release
+      }).pipe(Effect.provide(TestLayer)))
+  })
 })

@@ -7,18 +7,19 @@ import { EngineLayer } from "../layers/EngineLayer"
 import { GitHubLayer } from "../layers/GitHubLayer"
 import { LedgerLayer } from "../layers/LedgerLayer"
 import { TriggersLayer } from "../layers/TriggersLayer"
+import { WorkersReloadLayer } from "../layers/WorkersReloadLayer"
 import { loggedExecutor } from "./loggedExecutor"
 import type { StartupPlan } from "./StartupPlan"
 
 /**
  * The whole daemon, in the order it starts: configuration and redactor, the ledger (lock, migrations), GitHub, the
- * executor, the engine (workspace recovery, reconcile), the triggers, the Board. The executor is given, so the demo
- * and the tests wire the same daemon as `usine up`.
+ * executor, the engine (workspace recovery, reconcile) with its Workers following reloads, the triggers, the Board.
+ * The executor is given, so the demo and the tests wire the same daemon as `usine up`.
  */
 export const DaemonLayer = <E, R>(plan: StartupPlan, executor: Layer.Layer<Executor, E, R>) =>
   BoardLayer.pipe(
     Layer.provideMerge(TriggersLayer),
-    Layer.provideMerge(EngineLayer),
+    Layer.provideMerge(WorkersReloadLayer(plan.configFile).pipe(Layer.provideMerge(EngineLayer))),
     Layer.provideMerge(loggedExecutor(executor)),
     Layer.provideMerge(GitHubLayer({ token: plan.token, apiUrl: plan.config.github.apiUrl })),
     Layer.provideMerge(

@@ -12,10 +12,20 @@ export interface LocatedAttempt {
   readonly worktree: string
 }
 
+/** One Worker as the executor is given it: its transport and its workspace root on that host. */
+export interface LocatorWorker {
+  readonly transport: WorkerTransportShape
+  readonly root: string
+}
+
 /**
  * The executor's Workers and where each Attempt lives. A Worker's workspace root is opened on first use, so an
  * unreachable Worker fails its Attempts, not the daemon's start. Attempts this process did not place (a cancel
  * after a restart) are found by looking for their folder on every Worker.
+ *
+ * The Workers record is read at each use, so the app may change it while running (a reload, ADR 0052). A Worker is
+ * known by its record entry, not only its name: an Attempt placed on a Worker that was since replaced under the same
+ * name (another root or host) is still found on the entry it was placed on.
  */
 export interface AttemptLocator {
   readonly names: ReadonlyArray<string>
@@ -28,30 +38,33 @@ export interface AttemptLocator {
 }
 
 export const AttemptLocator = {
-  make: (workers: Readonly<Record<string, { readonly transport: WorkerTransportShape; readonly root: string }>>) =>
+  make: (workers: Readonly<Record<string, LocatorWorker>>) =>
     Effect.sync((): AttemptLocator => {
-      const opened = new Map<string, WorkerHandle>()
-      const placements = new Map<string, string>()
-      const names = Object.keys(workers)
+      const opened = new WeakMap<LocatorWorker, WorkerHandle>()
+      const placements = new Map<string, { readonly name: string; readonly entry: LocatorWorker | undefined }>()
+
+      const open = (name: string, config: LocatorWorker): Effect.Effect<WorkerHandle, TransportError> => {
+        const cached = opened.get(config)
+        if (cached !== undefined) return Effect.succeed(cached)
+        return Workspace.make({ transport: config.transport, root: config.root }).pipe(
+          Effect.map((workspace) => {
+            const handle = { name, transport: config.transport, workspace, sessions: DurableSession.make(config.transport) }
+            opened.set(config, handle)
+            return handle
+          })
+        )
+      }
 
       const worker = (name: string): Effect.Effect<WorkerHandle, AgentFailure | TransportError> =>
         Effect.suspend((): Effect.Effect<WorkerHandle, AgentFailure | TransportError> => {
-          const cached = opened.get(name)
-          if (cached !== undefined) return Effect.succeed(cached)
           const config = workers[name]
           if (config === undefined) return Effect.fail(new AgentFailure({ reason: `no Worker named ${name} is configured`, evidence: "" }))
-          return Workspace.make({ transport: config.transport, root: config.root }).pipe(
-            Effect.map((workspace) => {
-              const handle = { name, transport: config.transport, workspace, sessions: DurableSession.make(config.transport) }
-              opened.set(name, handle)
-              return handle
-            })
-          )
+          return open(name, config)
         })
 
-      const lookIn = (name: string, attemptId: string) =>
+      const lookIn = (name: string, attemptId: string, entry?: LocatorWorker) =>
         Effect.gen(function* () {
-          const handle = yield* worker(name)
+          const handle = yield* (entry === undefined ? worker(name) : open(name, entry))
           const { attemptDir, worktree } = yield* handle.workspace.locate(attemptId)
           const present = yield* handle.transport.readFile(path.join(attemptDir, "workspace.json"), { maxBytes: 0 })
           return Option.isSome(present) ? Option.some({ worker: handle, attemptDir, worktree }) : Option.none()
@@ -59,7 +72,14 @@ export const AttemptLocator = {
 
       const find = (attemptId: string, hint?: string) =>
         Effect.gen(function* () {
-          const first = hint ?? placements.get(attemptId)
+          const placed = placements.get(attemptId)
+          // The entry it was placed on first, even if a reload replaced or removed that Worker since.
+          if (placed?.entry !== undefined && (hint === undefined || hint === placed.name)) {
+            const found = yield* lookIn(placed.name, attemptId, placed.entry)
+            if (Option.isSome(found)) return found
+          }
+          const names = Object.keys(workers)
+          const first = hint ?? placed?.name
           const order = first === undefined ? names : [first, ...names.filter((n) => n !== first)]
           for (const name of order) {
             const found = yield* lookIn(name, attemptId)
@@ -68,6 +88,13 @@ export const AttemptLocator = {
           return Option.none<LocatedAttempt>()
         })
 
-      return { names, worker, place: (attemptId, name) => void placements.set(attemptId, name), find }
+      return {
+        get names() {
+          return Object.keys(workers)
+        },
+        worker,
+        place: (attemptId, name) => void placements.set(attemptId, { name, entry: workers[name] }),
+        find
+      }
     })
 }

@@ -1,0 +1,161 @@
+import { Context, Effect, ExecutionStrategy, Exit, Scope } from "effect"
+import type { UsineConfig } from "@usine/core/config/UsineConfig"
+import type { WorkerConfig } from "@usine/core/config/WorkerConfig"
+import * as LocalTransport from "@usine/executor/LocalTransport"
+import type { LocalExecutorWorker } from "@usine/executor/LocalExecutor"
+import * as SshTransport from "@usine/executor/SshTransport"
+import type { WorkerTransportShape } from "@usine/executor/WorkerTransport"
+import { acquireWorkerRootLock, holderNote } from "@usine/executor/WorkerRootLock"
+import { pathFrom, type StartupPlan } from "../daemon/StartupPlan"
+
+/** What a reload did to the Workers: the names now in force, and one line per Worker that could not be opened. */
+export interface WorkersReconciled {
+  readonly inForce: ReadonlyArray<string>
+  readonly problems: ReadonlyArray<string>
+}
+
+/**
+ * The Workers the executor runs on, opened by the app (transport, `/proc` probe, root lock) and changed by a reload
+ * (ADR 0052). Only `ExecutorLayer` provides it; a daemon wired with another executor has none.
+ */
+export class WorkerPool extends Context.Tag("usine/WorkerPool")<
+  WorkerPool,
+  {
+    /** Opens the Workers the configuration adds, retires those it removes or changes; never fails. */
+    readonly reconcile: (config: UsineConfig) => Effect.Effect<WorkersReconciled>
+  }
+>() {}
+
+interface Entry extends LocalExecutorWorker {
+  readonly name: string
+  /** What makes it the same Worker: a change of type, host or root replaces it. */
+  readonly identity: string
+  readonly scope: Scope.CloseableScope
+  /** Attempts the executor follows on it now. */
+  active: number
+  retired: boolean
+}
+
+const identityOf = (worker: WorkerConfig) => JSON.stringify([worker.type, worker.host ?? null, worker.root])
+
+/**
+ * Takes the Worker root (ADR 0048), before the engine's recovery walks it: a second daemon on the same root refuses.
+ * An unreachable ssh Worker is left unlocked, with a warning (its Attempts fail until it is back).
+ */
+const lockRoot = (plan: StartupPlan, name: string, worker: { readonly transport: WorkerTransportShape; readonly root: string }) =>
+  acquireWorkerRootLock({ worker: name, transport: worker.transport, root: worker.root, note: holderNote(plan.configFile) }).pipe(
+    Effect.catchTag("WorkerUnreachable", (error) =>
+      Effect.logWarning("a Worker could not be reached to lock its root; it runs unlocked").pipe(
+        Effect.annotateLogs({ worker: name, error: error.message })
+      )
+    )
+  )
+
+/**
+ * Opens each configured Worker in a scope of its own, forked from the caller's: its transport (an ssh Worker's
+ * control connection) and its root lock last until it is retired and no Attempt runs on it any more, or the caller's
+ * scope closes. `workers` is the live record the executor reads: the Workers in force, and a retired one under its
+ * name until its last Attempt ends (unless a Worker in force took the name). `follow` counts an Attempt on a Worker
+ * while it runs.
+ */
+export const makeWorkerPool = (plan: StartupPlan) =>
+  Effect.gen(function* () {
+    const parent = yield* Effect.scope
+    const current = new Map<string, Entry>()
+    const retiring = new Set<Entry>()
+
+    const open = (name: string, worker: WorkerConfig) =>
+      Effect.gen(function* () {
+        const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
+        const opened = yield* Effect.gen(function* () {
+          const transport = worker.type === "ssh"
+            ? yield* SshTransport.make({ destination: worker.host ?? name })
+            : LocalTransport.make()
+          const root = worker.type === "ssh" ? worker.root.replace(/^~\//, "") : pathFrom(plan.configFile, worker.root)
+          yield* lockRoot(plan, name, { transport, root })
+          return { transport, root }
+        }).pipe(Scope.extend(scope), Effect.onError(() => Scope.close(scope, Exit.void)))
+        const entry: Entry = { ...opened, name, identity: identityOf(worker), scope, active: 0, retired: false }
+        current.set(name, entry)
+        return entry
+      })
+
+    const closeIfIdle = (entry: Entry) =>
+      entry.retired && entry.active === 0
+        ? Effect.suspend(() => {
+            retiring.delete(entry)
+            return Scope.close(entry.scope, Exit.void)
+          }).pipe(
+            Effect.zipRight(Effect.logInfo("a removed Worker has no Attempt left: its root is released")),
+            Effect.annotateLogs({ worker: entry.name, root: entry.root })
+          )
+        : Effect.void
+
+    const retire = (entry: Entry) =>
+      Effect.suspend(() => {
+        current.delete(entry.name)
+        entry.retired = true
+        retiring.add(entry)
+        return closeIfIdle(entry)
+      })
+
+    const lookup = (name: string): Entry | undefined => {
+      const inForce = current.get(name)
+      if (inForce !== undefined) return inForce
+      for (const entry of retiring) if (entry.name === name) return entry
+      return undefined
+    }
+
+    const workers: Readonly<Record<string, LocalExecutorWorker>> = new Proxy({} as Record<string, LocalExecutorWorker>, {
+      get: (_, name) => (typeof name === "string" ? lookup(name) : undefined),
+      has: (_, name) => typeof name === "string" && lookup(name) !== undefined,
+      ownKeys: () => [...new Set([...current.keys(), ...[...retiring].map((e) => e.name)])],
+      getOwnPropertyDescriptor: (_, name) => {
+        const entry = typeof name === "string" ? lookup(name) : undefined
+        return entry === undefined ? undefined : { enumerable: true, configurable: true, value: entry }
+      }
+    })
+
+    const follow = <A, E, R>(name: string, attempt: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.acquireUseRelease(
+        Effect.sync(() => {
+          const entry = lookup(name)
+          if (entry !== undefined) entry.active++
+          return entry
+        }),
+        () => attempt,
+        (entry) =>
+          entry === undefined ? Effect.void : Effect.suspend(() => {
+            entry.active--
+            return closeIfIdle(entry)
+          })
+      )
+
+    const reconcile = Effect.fn("WorkerPool.reconcile")(function* (config: UsineConfig) {
+      for (const entry of [...current.values()]) {
+        const next = config.workers[entry.name]
+        if (next !== undefined && identityOf(next) === entry.identity) continue
+        yield* Effect.logInfo(
+          next === undefined
+            ? "Worker removed: it takes no new Attempt; those running on it finish"
+            : "Worker changed type, host or root: the old one is removed (its running Attempts finish) and the new one added"
+        ).pipe(Effect.annotateLogs({ worker: entry.name, running: entry.active }))
+        yield* retire(entry)
+      }
+      const problems: Array<string> = []
+      for (const [name, worker] of Object.entries(config.workers)) {
+        if (current.has(name)) continue
+        yield* open(name, worker).pipe(
+          Effect.tap(() => Effect.logInfo("Worker added").pipe(Effect.annotateLogs({ worker: name }))),
+          Effect.catchAll((error) => Effect.sync(() => problems.push(`workers.${name}: the Worker could not be opened: ${error.message}`)))
+        )
+      }
+      return { inForce: [...current.keys()], problems }
+    })
+
+    /** Opens the Workers of the configuration the daemon starts with; any failure fails the start. */
+    const start = (config: UsineConfig) =>
+      Effect.forEach(Object.entries(config.workers), ([name, worker]) => open(name, worker), { discard: true })
+
+    return { workers, follow, start, pool: WorkerPool.of({ reconcile }) }
+  })
