@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
@@ -33,19 +33,30 @@ export class BoardActions extends Effect.Service<BoardActions>()("usine/BoardAct
         const { approved, run } = yield* engine.approve(runId, expectedVersion)
         return { runId, state: run.state._tag, approved }
       }),
-      /** Any open state → Canceled; a repeat on a Canceled Run is a no-op (`canceled: false`). */
+      /**
+       * Any open state → Canceled; a repeat on a Canceled Run is a no-op (`canceled: false`). A harvest that had already
+       * opened its pull request is named (`pullRequest`): it stays open on GitHub.
+       */
       cancel: Effect.fn("BoardActions.cancel")(function* (runId: RunId, expectedVersion: number | undefined) {
-        const { canceled, run } = yield* engine.cancel(runId, expectedVersion)
-        return { runId, state: run.state._tag, canceled }
+        const { canceled, harvested, run } = yield* engine.cancel(runId, expectedVersion)
+        const pullRequest = Option.getOrUndefined(harvested)?.pullRequestUrl
+        return { runId, state: run.state._tag, canceled, ...(pullRequest === undefined ? {} : { pullRequest }) }
       }),
-      /** Failed → Running; a repeat finds the Run Running and is refused, so it never runs twice. */
-      retry: Effect.fn("BoardActions.retry")(function* (runId: RunId) {
-        const run = yield* engine.retry(runId)
+      /**
+       * Failed → Running; a repeat finds the Run Running and is refused, so it never runs twice. With the version the
+       * operator saw, a Run changed since is refused (StaleRunVersion).
+       */
+      retry: Effect.fn("BoardActions.retry")(function* (runId: RunId, expectedVersion: number | undefined) {
+        const run = yield* engine.retry(runId, expectedVersion)
         return { runId, state: run.state._tag }
       }),
-      /** The same retry with the task text, Agent and model replaced for every later Attempt. */
-      editAndRetry: Effect.fn("BoardActions.editAndRetry")(function* (runId: RunId, amendment: Amendment) {
-        const run = yield* engine.editAndRetry(runId, amendment)
+      /** The same retry with the task text, Agent and model replaced for every later Attempt; versioned as `retry`. */
+      editAndRetry: Effect.fn("BoardActions.editAndRetry")(function* (
+        runId: RunId,
+        amendment: Amendment,
+        expectedVersion: number | undefined
+      ) {
+        const run = yield* engine.editAndRetry(runId, amendment, expectedVersion)
         return { runId, state: run.state._tag }
       }),
       /** Marks the latest failed Attempt handled; a repeat changes nothing. */

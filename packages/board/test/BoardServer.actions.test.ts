@@ -67,6 +67,36 @@ describe("Board actions", () => {
       assert.strictEqual(offsite.headers.location, `/runs/${runOf(run)}`, "back never leaves the Board")
     }))
 
+  it.scoped("retry and edit and retry carry the version the operator saw: a Run changed since is 409", () =>
+    Effect.gen(function* () {
+      const { client, engine, memory, store } = yield* startBoard()
+      const browser = client()
+      const run = submission({ number: 6 })
+      memory.script(runOf(run), Script.fail(new AgentFailure({ reason: "tests fail", evidence: "" })), Script.hang)
+      yield* engine.submit(run)
+      yield* untilState(store, runOf(run), "Failed")
+      const seen = (yield* store.getRun(runOf(run))).version
+      const page = (yield* promise(() => browser.get(`/runs/${runOf(run)}`))).body
+      const formOf = (action: string) => new RegExp(`<form[^>]*action="/runs/${runOf(run)}/${action}"[\\s\\S]*?</form>`).exec(page)?.[0] ?? ""
+      for (const action of ["retry", "edit-and-retry"]) {
+        assert.match(formOf(action), new RegExp(`name="version" value="${seen}"`), `the ${action} form carries the version`)
+      }
+
+      const stale = yield* promise(() => browser.act(`/runs/${runOf(run)}/retry`, { version: seen - 1 }))
+      assert.deepStrictEqual([stale.status, stale.body.error], [409, "StaleRunVersion"])
+      const staleEdit = yield* promise(() => browser.act(`/runs/${runOf(run)}/edit-and-retry`, { version: seen - 1, task: "stale" }))
+      assert.deepStrictEqual([staleEdit.status, staleEdit.body.error], [409, "StaleRunVersion"])
+      const stalePlain = yield* promise(() => browser.post(`/runs/${runOf(run)}/retry`, { version: seen - 1 }))
+      assert.strictEqual(stalePlain.status, 409, "a plain form post gets the same status, as a page")
+      const unchanged = yield* store.getRun(runOf(run))
+      assert.deepStrictEqual([unchanged.state._tag, unchanged.task, unchanged.version], ["Failed", run.task, seen])
+      assert.strictEqual((yield* store.attempts(runOf(run))).length, 1)
+
+      const edited = yield* promise(() => browser.act(`/runs/${runOf(run)}/edit-and-retry`, { version: seen, task: "try harder" }))
+      assert.deepStrictEqual([edited.status, edited.body.state], [200, "Running"])
+      assert.strictEqual((yield* store.getRun(runOf(run))).task, "try harder")
+    }))
+
   it.scoped("retry, edit and retry, resolve failure: legal on Failed only; a repeated retry never runs twice", () =>
     Effect.gen(function* () {
       const { client, engine, memory, store } = yield* startBoard()

@@ -1,6 +1,6 @@
-import { Context, type Effect, Schema } from "effect"
+import { Context, type Effect, type Option, Schema } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
-import type { AttemptOutcome } from "@usine/core/attempt/outcome"
+import type { AttemptOutcome, StepResult } from "@usine/core/attempt/outcome"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { Run } from "@usine/core/run/Run"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
@@ -57,8 +57,11 @@ export class Executor extends Context.Tag("usine/Executor")<
     readonly isLive: (attempt: Attempt) => Effect.Effect<boolean>
     /** Runs a new Attempt, or follows a live one, to its outcome; never fails, failures are outcomes. */
     readonly execute: (request: AttemptRequest) => Effect.Effect<AttemptOutcome>
-    /** Stops a session: cooperative first, then forceful; the work is salvaged. */
-    readonly cancel: (attemptId: AttemptId) => Effect.Effect<void>
+    /**
+     * Stops a session: cooperative first, then forceful; the work is salvaged. Returns the Step result the Attempt had
+     * already stored (its harvest pushed and opened the pull request before the cancel came), which the ledger lacks.
+     */
+    readonly cancel: (attemptId: AttemptId) => Effect.Effect<Option.Option<StepResult>>
     /** Delivers an operator message to a live session and records it in the transcript. */
     readonly intervene: (attemptId: AttemptId, message: string) => Effect.Effect<void, SessionGone>
     /** Salvages or removes every workspace an earlier process left; keeps those of live sessions. */

@@ -1,4 +1,4 @@
-import { Clock, Deferred, Duration, Effect, Exit, FiberId, Layer } from "effect"
+import { Clock, Deferred, Duration, Effect, Exit, FiberId, Layer, Option } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import { type AttemptFailure, InfraFailure } from "@usine/core/attempt/failure"
 import {
@@ -72,6 +72,7 @@ export class InMemoryExecutor {
   readonly interventions: Array<{ readonly attemptId: AttemptId; readonly message: string }> = []
   readonly recoveries: Array<ReadonlyArray<AttemptId>> = []
   private readonly sessions = new Map<AttemptId, Session>()
+  private readonly harvests = new Map<AttemptId, StepResult>()
   private readonly scripts = new Map<string, ReadonlyArray<Script>>()
   private fallback: (run: Run, attempt: Attempt) => Script = () => Script.succeed()
 
@@ -101,6 +102,14 @@ export class InMemoryExecutor {
     if (session?.status === "running") this.end(session, outcome)
   }
 
+  /**
+   * The session's harvest stored its Step result (the pull request is open) and the session is still finishing: a
+   * cancel arriving now reports the result, as a real executor reads it from the Attempt's journal.
+   */
+  harvest(attemptId: AttemptId, result: StepResult): void {
+    this.harvests.set(attemptId, result)
+  }
+
   isRunning(attemptId: AttemptId): boolean {
     return this.sessions.get(attemptId)?.status === "running"
   }
@@ -117,6 +126,7 @@ export class InMemoryExecutor {
         this.cancels.push(attemptId)
         const session = this.sessions.get(attemptId)
         if (session?.status === "running") this.end(session, new AttemptCanceled({ reason: "canceled by the engine" }))
+        return Option.fromNullable(this.harvests.get(attemptId))
       }),
     intervene: (attemptId, message) =>
       Effect.gen(this, function*() {

@@ -2,7 +2,7 @@ import { Cause, Effect, Either, FiberMap, Option, Runtime } from "effect"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { Run } from "@usine/core/run/Run"
 import type { BrakeStore } from "@usine/store/BrakeStore"
-import type { ClaimResult, RunStore } from "@usine/store/RunStore"
+import type { ClaimResult, RunStore, StrandedPair } from "@usine/store/RunStore"
 import { Bell } from "./Brakes/Bell"
 import type { Executor } from "./Executor"
 import type { LoopPolicies } from "./LoopPolicies"
@@ -25,6 +25,8 @@ const RUN_CHANGED: ReadonlySet<string> = new Set(["RunStateConflict", "AttemptNo
 export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
   scoped: Effect.gen(function*() {
     const fibers = yield* FiberMap.make<RunId>()
+    // Fibers taking up the queued Events of a Loop and Item whose Run closed without doing it (ADR 0050), by pair.
+    const pairs = yield* FiberMap.make<string>()
     const bell = new Bell()
     const steps = yield* StepExecutor
     // Run fibers fork from the runtime the driver is built in (its services, logger and clock), as FiberMap.run would
@@ -117,12 +119,32 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
         Effect.sync(() => fork(run.id, continueWithNewest(run.loop, run.itemKey, { afterClaim })))
       )
 
+    /**
+     * Takes up the newest queued Event of each Loop and Item that has no open Run: the Run it waited for closed while
+     * the daemon stopped (or crashed) before its fiber did. One fiber per pair, not a second while one runs.
+     */
+    const takeUpStranded = (stranded: ReadonlyArray<StrandedPair>): Effect.Effect<void> =>
+      Effect.sync(() => {
+        for (const { itemKey, loop } of stranded) {
+          const key = JSON.stringify([loop, itemKey])
+          if (FiberMap.unsafeHas(pairs, key)) continue
+          const effect = continueWithNewest(loop, itemKey, { afterClaim }).pipe(
+            Effect.catchAllCause((cause) =>
+              Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logError("queued events not taken up; reconcile tries again", cause)
+            ),
+            Effect.annotateLogs({ loop, item: itemKey })
+          )
+          FiberMap.unsafeSet(pairs, key, runFork(effect))
+        }
+      })
+
     return {
       start,
       stop,
       restart,
       afterClaim,
       closed,
+      takeUpStranded,
       /** Runs that have a fiber now, or a place in the slot queue. */
       running: Effect.map(steps.usage, ({ waiting }): ReadonlyArray<RunId> => [
         ...Array.from(fibers, ([runId]) => runId),
@@ -135,7 +157,7 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
       /** After an operator lifted a brake: every held Run looks at its brakes again now. */
       wakeHeld: bell.ring,
       /** Empties the slot queue and interrupts every fiber: executing Attempts detach and stay live for the next start. */
-      interruptAll: Effect.zipRight(steps.withdrawAll, FiberMap.clear(fibers))
+      interruptAll: Effect.zipRight(steps.withdrawAll, Effect.zipRight(FiberMap.clear(pairs), FiberMap.clear(fibers)))
     } as const
   }),
   dependencies: [StepExecutor.Default, Shutdown.Default]

@@ -1,8 +1,10 @@
 import { Duration, Effect, Option } from "effect"
+import type { StepResult } from "@usine/core/attempt/outcome"
 import type { Submission } from "@usine/core/event/Submission"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
+import type { Run } from "@usine/core/run/Run"
 import { AttemptNotOpen, RunStateConflict } from "@usine/core/run/errors"
 import { BrakeStore } from "@usine/store/BrakeStore"
 import { type Amendment, RunStore } from "@usine/store/RunStore"
@@ -27,6 +29,17 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
     const shutdown = yield* Shutdown
     const brakes = yield* BrakeStore
     const context = yield* Effect.context<RunStore | BrakeStore | Executor | LoopPolicies | RunDriver>()
+
+    const keepHarvested = (run: Run, harvested: Option.Option<StepResult>) =>
+      Effect.gen(function*() {
+        if (Option.isNone(harvested)) return
+        const { pullRequestNumber, pullRequestUrl } = harvested.value
+        if (pullRequestNumber !== undefined && pullRequestNumber !== run.number) {
+          yield* brakes.recordPullRequest(run.loop, run.repository, pullRequestNumber, run.id)
+        }
+        const where = pullRequestUrl ?? (pullRequestNumber === undefined ? "its branch" : `#${pullRequestNumber}`)
+        yield* Effect.logWarning(`canceled after its harvest: the work stays in ${where}`).pipe(Effect.annotateLogs({ runId: run.id }))
+      })
 
     const refusePaused = (loop: string) =>
       Effect.flatMap(store.pausedLoops, (paused) => (paused.has(loop) ? new LoopPaused({ loop }) : Effect.void))
@@ -55,29 +68,42 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
       return result
     })
 
-    /** Any open state → Canceled; the open Attempt closes as Canceled and its session stops; queued Events go on. */
+    /**
+     * Any open state → Canceled; the open Attempt closes as Canceled and its session stops; queued Events go on. A
+     * harvest that had already opened its pull request is reported (`harvested`), and the pull request counts toward
+     * the Loop's `max_open_pull_requests` (ADR 0050).
+     */
     const cancel = Effect.fn("RunEngine.cancel")(function*(runId: RunId, expectedVersion?: number) {
       const result = yield* store.cancel(runId, expectedVersion === undefined ? {} : { expectedVersion })
-      if (!result.canceled) return { run: result.run, canceled: false }
+      if (!result.canceled) return { run: result.run, canceled: false, harvested: Option.none<StepResult>() }
       yield* driver.stop(runId)
-      if (Option.isSome(result.attempt)) yield* executor.cancel(result.attempt.value.id)
+      const harvested = Option.isSome(result.attempt) ? yield* executor.cancel(result.attempt.value.id) : Option.none()
+      yield* keepHarvested(result.run, harvested)
       yield* driver.closed(result.run)
-      return { run: result.run, canceled: true }
+      return { run: result.run, canceled: true, harvested }
     })
 
-    const reopen = (runId: RunId, amendment: Amendment | undefined) =>
+    const reopen = (runId: RunId, amendment: Amendment | undefined, expectedVersion: number | undefined) =>
       Effect.gen(function*() {
-        const run = yield* store.retry(runId, amendment === undefined ? {} : { amendment })
+        const run = yield* store.retry(runId, {
+          ...(amendment === undefined ? {} : { amendment }),
+          ...(expectedVersion === undefined ? {} : { expectedVersion })
+        })
         yield* driver.restart(runId)
         return run
       })
 
-    /** Failed → Running with no cap on Attempts; the next Attempt starts from the newest salvage. */
-    const retry = Effect.fn("RunEngine.retry")((runId: RunId) => reopen(runId, undefined))
+    /**
+     * Failed → Running with no cap on Attempts and no backoff; the next Attempt starts from the newest salvage. With
+     * `expectedVersion` (the version the operator saw), a Run changed since is refused (StaleRunVersion).
+     */
+    const retry = Effect.fn("RunEngine.retry")((runId: RunId, expectedVersion?: number) =>
+      reopen(runId, undefined, expectedVersion)
+    )
 
-    /** The same retry after replacing task text, Agent and model for every later Attempt. */
-    const editAndRetry = Effect.fn("RunEngine.editAndRetry")((runId: RunId, amendment: Amendment) =>
-      reopen(runId, amendment)
+    /** The same retry after replacing task text, Agent and model for every later Attempt; versioned as `retry`. */
+    const editAndRetry = Effect.fn("RunEngine.editAndRetry")((runId: RunId, amendment: Amendment, expectedVersion?: number) =>
+      reopen(runId, amendment, expectedVersion)
     )
 
     /** Marks the latest failed Attempt handled; the state does not change. */

@@ -26,7 +26,7 @@ describe("RunEngine budgets", () => {
   it.scoped("a Run cap stops the Attempt at the usage row that takes the Run's total past it, with the figures", () =>
     Effect.gen(function*() {
       const memory = yield* InMemoryExecutor.make
-      const { engine, store } = yield* startEngine({
+      const { brakes, engine, store } = yield* startEngine({
         ledger: yield* tempLedger,
         executor: memory,
         policies: policies({
@@ -48,6 +48,9 @@ describe("RunEngine budgets", () => {
       )
       yield* engine.submit(s)
       yield* until("attempt 2 started", () => memory.executions.length === 1).pipe(Effect.zipRight(TestClock.adjust("10 minutes")))
+      yield* until("the automatic retry waits", () =>
+        Effect.map(brakes.runHold(run), (hold) => hold._tag === "Some" && hold.value.kind === "RetryBackoff"))
+      yield* TestClock.adjust("1 minute")
       yield* until("attempt 2 started", () => memory.executions.length === 2)
       yield* TestClock.adjust("2 minutes")
       yield* settle

@@ -64,7 +64,16 @@ describe("RunEngine restart", () => {
       const memory = yield* InMemoryExecutor.make
       const infra = new InfraFailure({ reason: "reset", evidence: "" })
       memory.script(run, Script.fail(infra), Script.fail(infra), Script.hang)
-      yield* firstEngine(ledger, memory, 3)
+      yield* Effect.scoped(Effect.gen(function*() {
+        const { engine } = yield* startEngine({ ledger, executor: memory })
+        yield* engine.submit(s)
+        // The automatic retries wait 1 and then 4 minutes (ADR 0050).
+        yield* until("attempt 1 failed", () => memory.executions.length === 1).pipe(Effect.zipRight(settle))
+        yield* TestClock.adjust("1 minute")
+        yield* until("attempt 2 started", () => memory.executions.length === 2).pipe(Effect.zipRight(settle))
+        yield* TestClock.adjust("4 minutes")
+        yield* until("attempt 3 started", () => memory.executions.length === 3)
+      }))
       memory.markGone(attempt(3))
 
       const { store } = yield* startEngine({ ledger, executor: memory })

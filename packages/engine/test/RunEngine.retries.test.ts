@@ -12,16 +12,35 @@ const failureOf = (attempt: Attempt) =>
   attempt.outcome?._tag === "Failed" ? attempt.outcome.failure._tag : attempt.outcome?._tag
 
 describe("RunEngine retries and timeouts", () => {
-  it.scoped("InfraFailure retries stop after Attempt 3, while operator retries go on", () =>
+  it.scoped("InfraFailure retries wait 1 then 4 minutes and stop after Attempt 3, while operator retries go on at once", () =>
     Effect.gen(function*() {
       const memory = yield* InMemoryExecutor.make
-      const { engine, store } = yield* startEngine({ ledger: yield* tempLedger, executor: memory })
+      const { brakes, engine, store } = yield* startEngine({ ledger: yield* tempLedger, executor: memory })
       const s = submission({ number: 1, receivedAt: 1 })
       const run = runOf(s)
       memory.script(run, Script.fail(infra), Script.fail(infra), Script.fail(infra), Script.fail(infra), Script.succeed())
       yield* engine.submit(s)
+      yield* until("attempt 1 failed and the retry waits", () =>
+        Effect.map(brakes.runHold(run), (hold) => hold._tag === "Some" && hold.value.kind === "RetryBackoff"))
+      const hold = yield* brakes.runHold(run)
+      assert.strictEqual(hold._tag === "Some" && hold.value.until, 60_000)
+      assert.match(hold._tag === "Some" ? hold.value.reason : "", /^retrying at 1970-01-01T00:01:00\.000Z after Attempt 1/)
+      assert.deepStrictEqual((yield* brakes.heldRuns(10)).map((h) => h.kind), ["RetryBackoff"], "Needs you lists it")
+
+      yield* TestClock.adjust("59 seconds")
+      yield* settle
+      assert.strictEqual(memory.executions.length, 1, "no Attempt before the backoff ends")
+      yield* TestClock.adjust("1 second")
+      yield* until("attempt 2 ran", () => memory.executions.length === 2)
+      yield* until("attempt 2 failed and the retry waits", () =>
+        Effect.map(brakes.runHold(run), (hold) => hold._tag === "Some" && hold.value.until === 60_000 + 240_000))
+      yield* TestClock.adjust("3 minutes")
+      yield* settle
+      assert.strictEqual(memory.executions.length, 2, "the second backoff is 4 minutes")
+      yield* TestClock.adjust("1 minute")
       yield* untilState(store, run, "Failed")
       assert.deepStrictEqual((yield* store.attempts(run)).map(failureOf), ["InfraFailure", "InfraFailure", "InfraFailure"])
+      assert.deepStrictEqual((yield* store.attempts(run)).map((a) => a.startedAt), [0, 60_000, 300_000])
 
       yield* engine.retry(run)
       yield* untilState(store, run, "Failed")
@@ -30,6 +49,7 @@ describe("RunEngine retries and timeouts", () => {
       yield* engine.retry(run)
       yield* untilState(store, run, "Succeeded")
       assert.deepStrictEqual(memory.executions, [1, 2, 3, 4, 5].map((n) => attemptIdOf(run, n)))
+      assert.deepStrictEqual((yield* store.attempts(run)).slice(3).map((a) => a.startedAt), [300_000, 300_000], "operator retries do not wait")
       const transitions = (yield* store.transitions(run)).map((t) => `${t.from ?? ""}>${t.to}`)
       assert.deepStrictEqual(transitions, [
         ">Pending",
@@ -40,6 +60,30 @@ describe("RunEngine retries and timeouts", () => {
         "Failed>Running",
         "Running>Succeeded"
       ])
+    }))
+
+  it.scoped("a restarted daemon keeps the retry's wait, and a drain does not wait for it", () =>
+    Effect.gen(function*() {
+      const ledger = yield* tempLedger
+      const memory = yield* InMemoryExecutor.make
+      const s = submission({ number: 1, receivedAt: 1 })
+      const run = runOf(s)
+      memory.script(run, Script.fail(infra), Script.succeed())
+      yield* Effect.scoped(Effect.gen(function*() {
+        const { brakes, engine } = yield* startEngine({ ledger, executor: memory })
+        yield* engine.submit(s)
+        yield* until("the retry waits", () =>
+          Effect.map(brakes.runHold(run), (hold) => hold._tag === "Some" && hold.value.kind === "RetryBackoff"))
+        yield* engine.requestShutdown
+        assert.strictEqual(yield* engine.drain(), "Idle")
+      }))
+      yield* TestClock.adjust("30 seconds")
+      const { store } = yield* startEngine({ ledger, executor: memory })
+      yield* settle
+      assert.strictEqual(memory.executions.length, 1, "the new daemon waits out the rest of the backoff")
+      yield* TestClock.adjust("30 seconds")
+      yield* untilState(store, run, "Succeeded")
+      assert.deepStrictEqual((yield* store.attempts(run)).map((a) => a.startedAt), [0, 60_000])
     }))
 
   it.scoped("only an InfraFailure retries by itself", () =>

@@ -1,13 +1,14 @@
 import { Cause, Clock, type Duration, Effect, Exit, Fiber, FiberMap, Layer, Option, Redacted, Schedule } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import { AgentFailure, type AttemptFailure, DefectFailure, InfraFailure } from "@usine/core/attempt/failure"
-import { AttemptCanceled, AttemptFailed, type AttemptOutcome } from "@usine/core/attempt/outcome"
+import { AttemptCanceled, AttemptFailed, type AttemptOutcome, type StepResult } from "@usine/core/attempt/outcome"
 import type { AgentConfig } from "@usine/core/config/AgentConfig"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import { type AttemptRequest, Executor } from "@usine/engine/Executor"
 import { harnessFor } from "./harness/harnessFor"
 import { abandonAttempt } from "./LocalExecutor/abandonAttempt"
 import type { AttemptContext, ExecutorSettings } from "./LocalExecutor/AttemptContext"
+import { readJournal } from "./LocalExecutor/AttemptJournal"
 import { attemptIsLive } from "./LocalExecutor/attemptIsLive"
 import { AttemptLocator } from "./LocalExecutor/AttemptLocator"
 import { deliverIntervention } from "./LocalExecutor/deliverIntervention"
@@ -142,8 +143,15 @@ export const make = (options: LocalExecutorOptions) =>
     const cancel = Effect.fn("LocalExecutor.cancel")(function* (attemptId: AttemptId) {
       yield* FiberMap.remove(running, attemptId)
       const found = yield* locator.find(attemptId)
-      if (Option.isNone(found)) return
+      if (Option.isNone(found)) return Option.none<StepResult>()
       const { attemptDir, worker } = found.value
+      // A harvest that stored its outcome before the cancel came: the engine records its pull request (ADR 0050).
+      const harvested = yield* readJournal(worker.transport, attemptDir).pipe(
+        Effect.map(Option.flatMap((entries) => Option.fromNullable(
+          entries.flatMap((e) => (e._tag === "outcome" && e.outcome._tag === "Succeeded" ? [e.outcome.result] : []))[0]
+        ))),
+        Effect.orElseSucceed(() => Option.none<StepResult>())
+      )
       yield* abandonAttempt(settings, worker, attemptDir).pipe(
         Effect.zipRight(worker.workspace.remove(attemptDir)),
         Effect.catchAll((error) =>
@@ -152,6 +160,7 @@ export const make = (options: LocalExecutorOptions) =>
           )
         )
       )
+      return harvested
     })
 
     return Executor.of({

@@ -60,7 +60,7 @@ export interface ItemProgress {
   readonly parkedAt: number | undefined
 }
 
-export type HoldKind = "AgentQuota" | "DailyCap" | "NoProgress" | "OpenPullRequests"
+export type HoldKind = "AgentQuota" | "DailyCap" | "NoProgress" | "OpenPullRequests" | "RetryBackoff"
 
 /** Why an open Run's next Attempt waits, and until when if that is known. */
 export interface RunHold {

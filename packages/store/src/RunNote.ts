@@ -2,7 +2,7 @@ import { Match, Schema } from "effect"
 import { RunId } from "@usine/core/ids/RunId"
 import { Actor } from "@usine/core/run/Transition"
 
-export const HoldKindSchema = Schema.Literal("AgentQuota", "DailyCap", "NoProgress", "OpenPullRequests")
+export const HoldKindSchema = Schema.Literal("AgentQuota", "DailyCap", "NoProgress", "OpenPullRequests", "RetryBackoff")
 
 /** What a Run tells its Attempts: the parts Edit and retry may change. */
 export const RunSetup = Schema.Struct({

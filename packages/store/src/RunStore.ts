@@ -31,6 +31,12 @@ export type ClaimResult =
   /** The Item's cycle budget is used up; a supersede decided first still committed. */
   | { readonly _tag: "CycleBlocked"; readonly ask: CycleBudgetAsk; readonly superseded: Option.Option<RunId> }
 
+/** A Loop and Item whose queued Events wait with no open Run. */
+export interface StrandedPair {
+  readonly loop: string
+  readonly itemKey: ItemKey
+}
+
 /** What the engine does after an Attempt's outcome is recorded. */
 export type FinishDecision =
   | { readonly _tag: "RetryAttempt"; readonly run: Run }
@@ -73,6 +79,11 @@ export class RunStore extends Context.Tag("usine/RunStore")<
     readonly claimQueued: (eventId: EventId) => Effect.Effect<ClaimResult>
     /** The newest queued Event of a Loop and Item, if any. */
     readonly newestQueued: (loop: string, itemKey: ItemKey) => Effect.Effect<Option.Option<QueuedEvent>>
+    /**
+     * Loops and Items that have a queued Event and no open Run: the Run they waited for closed and nothing took the
+     * newest one up (the daemon stopped first, or crashed). Reconcile processes them.
+     */
+    readonly strandedQueued: Effect.Effect<ReadonlyArray<StrandedPair>>
     /** Marks every queued Event of a Loop and Item ignored (their trigger no longer holds). */
     readonly revokeQueued: (loop: string, itemKey: ItemKey, reason: string) => Effect.Effect<number>
     /** Pending → Waiting. */

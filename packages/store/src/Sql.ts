@@ -10,6 +10,7 @@ import readModelIndexes0002 from "./migrations/0002_read_model_indexes"
 import triggerRefusals0003 from "./migrations/0003_trigger_refusals"
 import budgets0004 from "./migrations/0004_budgets"
 import runNotes0005 from "./migrations/0005_run_notes"
+import retryBackoff0006 from "./migrations/0006_retry_backoff_and_queued_events"
 
 /** Numbered migrations; never edit one that has shipped, add the next number. */
 export const migrations = Migrator.fromRecord({
@@ -17,7 +18,8 @@ export const migrations = Migrator.fromRecord({
   "0002_read_model_indexes": readModelIndexes0002,
   "0003_trigger_refusals": triggerRefusals0003,
   "0004_budgets": budgets0004,
-  "0005_run_notes": runNotes0005
+  "0005_run_notes": runNotes0005,
+  "0006_retry_backoff_and_queued_events": retryBackoff0006
 })
 
 /** How long a statement waits for another connection's write lock before failing. */

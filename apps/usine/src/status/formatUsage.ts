@@ -26,7 +26,8 @@ const kindLabel: Record<HoldKind, string> = {
   AgentQuota: "quota",
   DailyCap: "cap",
   NoProgress: "parked",
-  OpenPullRequests: "wip"
+  OpenPullRequests: "wip",
+  RetryBackoff: "retrying"
 }
 
 const iso = (at: number) => new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z")

@@ -68,17 +68,21 @@ export const actionRoutes = (app: Hono<BoardEnv>, deps: ActionDeps) => {
 
   action("/runs/:id/approve", RunParams, VersionedForm, ({ id }, { version }) => actions.approve(RunId(id), version), runHome)
   action("/runs/:id/cancel", RunParams, VersionedForm, ({ id }, { version }) => actions.cancel(RunId(id), version), runHome)
-  action("/runs/:id/retry", RunParams, PlainForm, ({ id }) => actions.retry(RunId(id)), runHome)
+  action("/runs/:id/retry", RunParams, VersionedForm, ({ id }, { version }) => actions.retry(RunId(id), version), runHome)
   action(
     "/runs/:id/edit-and-retry",
     RunParams,
     EditAndRetryForm,
-    ({ id }, { agent, model, task }) =>
-      actions.editAndRetry(RunId(id), {
-        ...(task === undefined ? {} : { task }),
-        ...(agent === undefined ? {} : { agent }),
-        ...(model === undefined ? {} : { model })
-      }),
+    ({ id }, { agent, model, task, version }) =>
+      actions.editAndRetry(
+        RunId(id),
+        {
+          ...(task === undefined ? {} : { task }),
+          ...(agent === undefined ? {} : { agent }),
+          ...(model === undefined ? {} : { model })
+        },
+        version
+      ),
     runHome
   )
   action("/runs/:id/resolve-failure", RunParams, PlainForm, ({ id }) => actions.resolveFailure(RunId(id)), runHome)

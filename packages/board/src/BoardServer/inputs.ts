@@ -32,6 +32,7 @@ export const RunParams = z.object({ id: z.string().regex(/^[0-9a-f]{32}$/, "expe
 export const VersionedForm = z.object({ version: optionalInt(0), back })
 export const PlainForm = z.object({ back })
 export const EditAndRetryForm = z.object({
+  version: optionalInt(0),
   task: optionalText,
   agent: optionalText.pipe(name.optional()),
   model: optionalText,

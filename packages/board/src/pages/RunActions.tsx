@@ -13,7 +13,7 @@ export const RunActions: FC<{ view: RunView; csrf: string }> = ({ csrf, view }) 
   return (
     <section class="actions" data-testid="actions" data-actions={view.actions.join(" ")}>
       {can("approve") ? <ActionButton action={`${base}/approve`} label="Approve" testId="action-approve" csrf={csrf} back={base} fields={{ version: run.version }} /> : null}
-      {can("retry") ? <ActionButton action={`${base}/retry`} label="Retry" testId="action-retry" csrf={csrf} back={base} /> : null}
+      {can("retry") ? <ActionButton action={`${base}/retry`} label="Retry" testId="action-retry" csrf={csrf} back={base} fields={{ version: run.version }} /> : null}
       {can("resolveFailure") ? <ActionButton action={`${base}/resolve-failure`} label="Resolve failure" testId="action-resolveFailure" csrf={csrf} back={base} /> : null}
       {can("cancel") ? <ActionButton action={`${base}/cancel`} label="Cancel" testId="action-cancel" csrf={csrf} back={base} fields={{ version: run.version }} confirm="Cancel this Run?" /> : null}
       {can("editAndRetry")
@@ -23,6 +23,7 @@ export const RunActions: FC<{ view: RunView; csrf: string }> = ({ csrf, view }) 
             <form method="post" action={`${base}/edit-and-retry`} data-live-form class="stack">
               <input type="hidden" name={CSRF_FIELD} value={csrf} />
               <input type="hidden" name="back" value={base} />
+              <input type="hidden" name="version" value={String(run.version)} />
               <label>Task <textarea name="task" rows={8}>{run.task}</textarea></label>
               <label>Agent <input name="agent" value={run.agent} /></label>
               <label>Model <input name="model" value={run.model ?? ""} /></label>

@@ -5,6 +5,7 @@ import type { LoopPolicy } from "../LoopPolicies"
 import { withStoreRetry } from "../storeRetryPolicy"
 import type { Bell } from "./Bell"
 import { holdVerdict } from "./holdVerdict"
+import { retryBackoff } from "./retryBackoff"
 
 /** A held Run looks at its brakes again this often: polling frees WIP slots, and the ledger may change under it. */
 export const BRAKE_RECHECK_INTERVAL = Duration.minutes(1)
@@ -16,8 +17,12 @@ export const BRAKE_RECHECK_INTERVAL = Duration.minutes(1)
 export const awaitAdmission = Effect.fn("Brakes.awaitAdmission")(function*(run: Run, policy: LoopPolicy, bell: Bell) {
   const brakes = yield* BrakeStore
   let held = false
-  // A held Run superseded, canceled or stopped with the daemon no longer waits; a restart holds it again.
-  yield* Effect.addFinalizer((exit) => (held && Exit.isInterrupted(exit) ? withStoreRetry(brakes.releaseRun(run.id)) : Effect.void))
+  // A held Run superseded, canceled or stopped with the daemon no longer waits; a restart holds it again. The one hold a
+  // restart cannot derive again, an open Run's retry backoff, stays for the next daemon to wait out (ADR 0050).
+  const release = Effect.flatMap(Clock.currentTimeMillis, (now) => retryBackoff(run, now)).pipe(
+    Effect.flatMap((backoff) => (Option.isSome(backoff) ? Effect.void : withStoreRetry(brakes.releaseRun(run.id))))
+  )
+  yield* Effect.addFinalizer((exit) => (held && Exit.isInterrupted(exit) ? release : Effect.void))
   for (;;) {
     const rung = bell.next
     const now = yield* Clock.currentTimeMillis

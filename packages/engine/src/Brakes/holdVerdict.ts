@@ -6,6 +6,7 @@ import { BrakeStore, type HoldKind } from "@usine/store/BrakeStore"
 import { LoopPolicies, type LoopPolicy } from "../LoopPolicies"
 import { withStoreRetry } from "../storeRetryPolicy"
 import { dailyCapReached, raisedCap } from "./dailyCap"
+import { retryBackoff } from "./retryBackoff"
 
 export interface Hold {
   readonly kind: HoldKind
@@ -17,8 +18,9 @@ export interface Hold {
 const iso = (at: number) => new Date(at).toISOString()
 
 /**
- * Which brake, if any, keeps the Run's next Attempt from starting now. A provider's quota and the daily caps hold
- * every new Attempt; a no-progress park and the WIP limit hold only a Run that has not started.
+ * Which brake, if any, keeps the Run's next Attempt from starting now. An automatic retry's backoff holds its Run; a
+ * provider's quota and the daily caps hold every new Attempt; a no-progress park and the WIP limit hold only a Run that
+ * has not started.
  */
 export const holdVerdict = Effect.fn("Brakes.holdVerdict")(function*(run: Run, fiberPolicy: LoopPolicy, now: number) {
   const brakes = yield* BrakeStore
@@ -26,6 +28,9 @@ export const holdVerdict = Effect.fn("Brakes.holdVerdict")(function*(run: Run, f
   // A reload of usine.yaml (a raised cap, a lifted limit) applies to Runs already held.
   const policy = Option.getOrElse(policies.loop(run.loop), () => fiberPolicy)
   const unstarted = isStartable(run.state)
+
+  const backoff = yield* retryBackoff(run, now)
+  if (Option.isSome(backoff)) return backoff
 
   const quota = (yield* withStoreRetry(brakes.agentHolds(now))).find((hold) => hold.agent === run.agent)
   if (quota !== undefined) {

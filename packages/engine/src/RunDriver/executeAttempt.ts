@@ -7,6 +7,7 @@ import { RunStore } from "@usine/store/RunStore"
 import { afterAttempt } from "../Brakes/afterAttempt"
 import { awaitAdmission } from "../Brakes/awaitAdmission"
 import type { Bell } from "../Brakes/Bell"
+import { holdForRetry } from "../Brakes/retryBackoff"
 import { makeUsageMeter } from "../Brakes/usageMeter"
 import { Executor } from "../Executor"
 import type { LoopPolicy } from "../LoopPolicies"
@@ -114,8 +115,17 @@ export const executeAttempt = Effect.fnUntraced(function*(
       onSuccess: (result) => result
     })
   )
+  const outcome = ended.outcome
   const decision = yield* Effect.uninterruptible(
-    Effect.tap(finish(ended.outcome), () => afterAttempt(begin.run, attempt, ended.outcome, policy))
+    finish(outcome).pipe(
+      Effect.tap(() => afterAttempt(begin.run, attempt, outcome, policy)),
+      // The ledger keeps the Run for an automatic retry: it waits out the backoff before the next Attempt (ADR 0050).
+      Effect.tap((decided) =>
+        decided._tag === "RetryAttempt" && outcome._tag === "Failed" && outcome.failure._tag === "InfraFailure"
+          ? holdForRetry(decided.run, attempt, outcome.failure)
+          : Effect.void
+      )
+    )
   )
   if (ended.stop) yield* executor.cancel(attempt.id)
   return decision

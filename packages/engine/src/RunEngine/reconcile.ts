@@ -17,6 +17,8 @@ export interface ReconcileReport {
   readonly restarted: ReadonlyArray<Run["id"]>
   /** Waiting Runs canceled because nobody approved them within their Loop's `approval_timeout`. */
   readonly expired: ReadonlyArray<Run["id"]>
+  /** Loops and Items whose queued Events had no open Run: their newest Event is taken up (ADR 0050). */
+  readonly stranded: number
 }
 
 const waitingSince = (run: Run) =>
@@ -26,7 +28,10 @@ const waitingSince = (run: Run) =>
     return transitions.findLast((t) => t.to === "Waiting")?.at ?? run.updatedAt
   })
 
-/** Starts the fiber of every open Run that has none, except Waiting Runs, and expires overdue approvals. */
+/**
+ * Starts the fiber of every open Run that has none, except Waiting Runs, expires overdue approvals, and takes up the
+ * queued Events of every Loop and Item left with no open Run.
+ */
 export const reconcile = Effect.fn("RunEngine.reconcile")(function*() {
   const store = yield* RunStore
   const policies = yield* LoopPolicies
@@ -49,7 +54,11 @@ export const reconcile = Effect.fn("RunEngine.reconcile")(function*() {
       Effect.catchAll((e) => Effect.logInfo("approval changed before it expired", e))
     )
   }
-  return { open: open.length, restarted, expired } satisfies ReconcileReport
+  // After the open Runs: an expired approval just closed its Run, and may have left its pair's Events stranded.
+  // A Loop gone from usine.yaml opens no Run; its Events wait until it is configured again.
+  const stranded = (yield* withStoreRetry(store.strandedQueued)).filter((pair) => Option.isSome(policies.loop(pair.loop)))
+  yield* driver.takeUpStranded(stranded)
+  return { open: open.length, restarted, expired, stranded: stranded.length } satisfies ReconcileReport
 })
 
 /** Before the first reconcile: the executor salvages or removes what an earlier process left, keeping live sessions. */

@@ -26,7 +26,8 @@ const label: Record<HoldKind, string> = {
   AgentQuota: "provider quota",
   DailyCap: "daily cap",
   NoProgress: "no-progress park",
-  OpenPullRequests: "open pull request limit"
+  OpenPullRequests: "open pull request limit",
+  RetryBackoff: "retry backoff"
 }
 
 const iso = (at: number) => new Date(at).toISOString()
@@ -61,6 +62,10 @@ export const releaseWhy = (facts: ReleaseFacts): string => {
     }
     case "NoProgress": {
       if (!facts.stillParked) return "the operator let the Item run again"
+      break
+    }
+    case "RetryBackoff": {
+      if (facts.until !== undefined && facts.until <= facts.now) return `the automatic retry fell due at ${iso(facts.until)}`
       break
     }
   }

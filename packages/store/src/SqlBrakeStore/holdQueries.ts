@@ -11,7 +11,7 @@ const OPEN = "('Pending', 'Waiting', 'Queued', 'Running')"
 
 const HoldColumns = {
   run_id: Schema.String,
-  kind: Schema.Literal("AgentQuota", "DailyCap", "NoProgress", "OpenPullRequests"),
+  kind: Schema.Literal("AgentQuota", "DailyCap", "NoProgress", "OpenPullRequests", "RetryBackoff"),
   reason: Schema.String,
   until: Schema.NullOr(Schema.Number),
   since: Schema.Number

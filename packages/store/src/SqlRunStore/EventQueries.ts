@@ -3,8 +3,9 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option, Schema } from "effect"
 import { Submission } from "@usine/core/event/Submission"
 import type { EventId } from "@usine/core/ids/EventId"
-import type { ItemKey } from "@usine/core/ids/ItemKey"
-import type { QueuedEvent } from "../RunStore"
+import { ItemKey } from "@usine/core/ids/ItemKey"
+import type { QueuedEvent, StrandedPair } from "../RunStore"
+import { OPEN_STATES_SQL } from "./RunQueries"
 
 /** Where an Event stands: `recorded` only inside the claiming transaction. */
 export const EventStatus = Schema.Literal("recorded", "claimed", "queued", "ignored", "blocked")
@@ -47,6 +48,18 @@ export const makeEventQueries = (sql: SqlClient.SqlClient) => {
           WHERE loop = ${loop} AND item_key = ${itemKey} AND status = 'queued' ORDER BY received_at, rowid`
   })
 
+  // The partial index on queued Events, then the open-Run index per pair: cost follows the queued Events, not all.
+  const stranded = SqlSchema.findAll({
+    Request: Schema.Void,
+    Result: Schema.Struct({ loop: Schema.String, item_key: Schema.String }),
+    execute: () =>
+      sql`SELECT DISTINCT e.loop, e.item_key FROM usine_events e
+          WHERE e.status = 'queued' AND NOT EXISTS (
+            SELECT 1 FROM usine_runs r
+            WHERE r.loop = e.loop AND r.item_key = e.item_key AND r.state IN ${sql.literal(OPEN_STATES_SQL)})
+          ORDER BY e.loop, e.item_key`
+  })
+
   const setStatus = (eventId: EventId, status: EventStatus) =>
     sql`UPDATE usine_events SET status = ${status} WHERE id = ${eventId}`.pipe(Effect.orDie)
 
@@ -79,6 +92,11 @@ export const makeEventQueries = (sql: SqlClient.SqlClient) => {
         Effect.map((rows) => Option.fromNullable(rows[0]?.reason)),
         Effect.orDie
       ),
+    /** Loops and Items with a queued Event and no open Run: nothing will take the Event up unless asked. */
+    stranded: stranded(undefined).pipe(
+      Effect.map((rows) => rows.map((row): StrandedPair => ({ loop: row.loop, itemKey: ItemKey(row.item_key) }))),
+      Effect.orDie
+    ),
     /** Queued Events of a Loop and Item, oldest first. */
     queuedOf: (loop: string, itemKey: ItemKey) =>
       queuedOf({ loop, itemKey }).pipe(Effect.map((events) => events.map(toQueued)), Effect.orDie)

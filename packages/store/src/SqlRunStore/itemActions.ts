@@ -40,6 +40,8 @@ export const makeItemActions = (ledger: Ledger) => {
       return yield* ledger.transaction(ignoreQueued(loop, itemKey, reason))
     }),
 
+    strandedQueued: Effect.withSpan(events.stranded, "RunStore.strandedQueued"),
+
     newestQueued: Effect.fn("RunStore.newestQueued")(function* (loop: string, itemKey: ItemKey) {
       const queued = yield* events.queuedOf(loop, itemKey)
       return Option.fromNullable(queued[queued.length - 1])

@@ -1,0 +1,19 @@
+import { Duration } from "effect"
+
+/**
+ * How long an automatic retry of an InfraFailure waits (seed 000 §17): `min(base * factor^(n - 1), max)` after
+ * Attempt n failed, so 1 minute after Attempt 1 and 4 minutes after Attempt 2. No jitter: one daemon retries few Runs
+ * at once, and the wait must be exact under `TestClock`. An operator Retry does not wait.
+ */
+export const infraRetryPolicy = {
+  base: Duration.minutes(1),
+  factor: 4,
+  max: Duration.minutes(15)
+} as const
+
+/** The wait before the automatic retry that follows Attempt `attemptNumber`'s InfraFailure. */
+export const infraRetryDelay = (attemptNumber: number): Duration.Duration =>
+  Duration.min(
+    Duration.times(infraRetryPolicy.base, infraRetryPolicy.factor ** Math.max(0, attemptNumber - 1)),
+    infraRetryPolicy.max
+  )
