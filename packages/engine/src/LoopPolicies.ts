@@ -19,6 +19,8 @@ export interface LoopPolicy {
   readonly maxNoProgress?: number | undefined
   /** While this many of the Loop's pull requests are open, its new Runs wait; absent means no limit. */
   readonly maxOpenPullRequests?: number | undefined
+  /** Milliseconds before each automatic retry of an InfraFailure (the last repeats); absent means the default policy. */
+  readonly retryBackoffMs?: ReadonlyArray<number> | undefined
 }
 
 /** A Worker and what it can run. */

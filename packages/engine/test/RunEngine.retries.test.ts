@@ -100,6 +100,36 @@ describe("RunEngine retries and timeouts", () => {
       assert.strictEqual(resolved.state._tag, "Failed")
     }))
 
+  it.scoped("a Loop's retry_backoff replaces the default waits; an empty one retries at once", () =>
+    Effect.gen(function*() {
+      const memory = yield* InMemoryExecutor.make
+      const { brakes, engine, store } = yield* startEngine({
+        ledger: yield* tempLedger,
+        executor: memory,
+        policies: {
+          ...defaultPolicies,
+          loops: { build: loopPolicy({ retryBackoffMs: [5_000] }), review: loopPolicy({ retryBackoffMs: [] }) }
+        }
+      })
+      const paced = submission({ number: 1, receivedAt: 1 })
+      memory.script(runOf(paced), Script.fail(infra), Script.fail(infra), Script.succeed())
+      yield* engine.submit(paced)
+      yield* until("attempt 1 failed and the retry waits", () =>
+        Effect.map(brakes.runHold(runOf(paced)), (hold) => hold._tag === "Some" && hold.value.until === 5_000))
+      yield* TestClock.adjust("5 seconds")
+      yield* until("attempt 2 failed and waits the last backoff again", () =>
+        Effect.map(brakes.runHold(runOf(paced)), (hold) => hold._tag === "Some" && hold.value.until === 10_000))
+      yield* TestClock.adjust("5 seconds")
+      yield* untilState(store, runOf(paced), "Succeeded")
+      assert.deepStrictEqual((yield* store.attempts(runOf(paced))).map((a) => a.startedAt), [0, 5_000, 10_000])
+
+      const eager = submission({ number: 2, receivedAt: 2, loop: "review" })
+      memory.script(runOf(eager), Script.fail(infra), Script.succeed())
+      yield* engine.submit(eager)
+      yield* untilState(store, runOf(eager), "Succeeded")
+      assert.deepStrictEqual((yield* store.attempts(runOf(eager))).map((a) => a.startedAt), [10_000, 10_000], "no wait")
+    }))
+
   it.scoped("an InfraFailure with retryAt retries no sooner, in a fresh slot", () =>
     Effect.gen(function*() {
       const memory = yield* InMemoryExecutor.make

@@ -21,7 +21,8 @@ export const policyOf = (loop: CompiledLoop): LoopPolicy => ({
   workers: loop.workers,
   budget: loop.budget,
   maxNoProgress: loop.on === "schedule" ? undefined : loop.maxNoProgress,
-  maxOpenPullRequests: loop.maxOpenPullRequests
+  maxOpenPullRequests: loop.maxOpenPullRequests,
+  retryBackoffMs: loop.retryBackoffMs
 })
 
 /** Each Worker with its slots and the Agents it runs: those it lists, or every Agent. */

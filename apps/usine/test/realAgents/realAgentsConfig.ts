@@ -48,6 +48,7 @@ loops:${options.loops.map((loop) => `
     prompt: "Fix issue #{{ item.number }} of {{ repository }}: {{ item.title }}"
     agent: ${loop.agent}
     approval: none
+    retry_backoff: [1s]
     verify: ["node --test"]
     stall_minutes: ${options.stallMinutes}`).join("")}
 `

@@ -11,9 +11,14 @@ export const infraRetryPolicy = {
   max: Duration.minutes(15)
 } as const
 
-/** The wait before the automatic retry that follows Attempt `attemptNumber`'s InfraFailure. */
-export const infraRetryDelay = (attemptNumber: number): Duration.Duration =>
-  Duration.min(
-    Duration.times(infraRetryPolicy.base, infraRetryPolicy.factor ** Math.max(0, attemptNumber - 1)),
-    infraRetryPolicy.max
-  )
+/**
+ * The wait before the automatic retry that follows Attempt `attemptNumber`'s InfraFailure: the Loop's
+ * `retry_backoff` when it has one (its last wait repeats; none retries at once), otherwise `infraRetryPolicy`.
+ */
+export const infraRetryDelay = (attemptNumber: number, backoffMs?: ReadonlyArray<number>): Duration.Duration =>
+  backoffMs !== undefined
+    ? Duration.millis(backoffMs.length === 0 ? 0 : backoffMs[Math.min(Math.max(0, attemptNumber - 1), backoffMs.length - 1)] ?? 0)
+    : Duration.min(
+      Duration.times(infraRetryPolicy.base, infraRetryPolicy.factor ** Math.max(0, attemptNumber - 1)),
+      infraRetryPolicy.max
+    )

@@ -1,3 +1,4 @@
+import { Duration } from "effect"
 import type { LoopBudget } from "./BudgetConfig"
 import type { CelExpression } from "./CelExpression"
 import { type CronSchedule, makeCronSchedule } from "./CronSchedule"
@@ -28,6 +29,8 @@ interface LoopCommon {
   readonly workers: ReadonlyArray<string>
   readonly budget: LoopBudget
   readonly maxOpenPullRequests: number | undefined
+  /** Milliseconds before each automatic retry of an InfraFailure; the last repeats, `[]` retries at once. */
+  readonly retryBackoffMs: ReadonlyArray<number>
 }
 
 /** An issue or pull request Loop: it acts on Items, at most `maxCycles` Runs per Item between resets. */
@@ -79,7 +82,8 @@ export const compileLoop = (
     approvalTimeoutMinutes: loop.approvalTimeout,
     workers: loop.workers ?? workersFor(loop.agent, context.workers),
     budget: loop.budget,
-    maxOpenPullRequests: loop.maxOpenPullRequests
+    maxOpenPullRequests: loop.maxOpenPullRequests,
+    retryBackoffMs: loop.retryBackoff.map(Duration.toMillis)
   }
   return loop.on === "schedule"
     ? { ...common, on: "schedule", schedule: makeCronSchedule(loop.cron ?? "", loop.tz ?? "UTC") }

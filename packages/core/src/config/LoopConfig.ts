@@ -1,6 +1,6 @@
-import { Either, Schema } from "effect"
+import { Duration, Either, Schema } from "effect"
 import { CelExpressionFromString, compileCel } from "./CelExpression"
-import { Name, NonEmptyString, NonNegativeInt, PositiveInt, PositiveMinutes, RepositoryPattern } from "./ConfigScalars"
+import { Interval, Name, NonEmptyString, NonNegativeInt, PositiveInt, PositiveMinutes, RepositoryPattern } from "./ConfigScalars"
 import { CronPatternString, TimeZone } from "./CronSchedule"
 import { GitHubLogin, TrustMode } from "../trust/TrustPolicy"
 import { LiquidTemplateFromString } from "./LiquidTemplate"
@@ -45,6 +45,13 @@ export const LoopConfig = Schema.Struct({
   maxNoProgress: Schema.optionalWith(NonNegativeInt, { default: () => defaultMaxNoProgress }).pipe(
     Schema.fromKey("max_no_progress")
   ),
+  /**
+   * The wait before each automatic retry of an InfraFailure: the first after Attempt 1, the next after Attempt 2,
+   * the last repeated (seed 000 §17; ADR 0050). `[]` retries at once.
+   */
+  retryBackoff: Schema.optionalWith(Schema.Array(Interval), {
+    default: () => [Duration.minutes(1), Duration.minutes(4)]
+  }).pipe(Schema.fromKey("retry_backoff")),
   /** While this many of the Loop's pull requests are open, it starts no new Run. */
   maxOpenPullRequests: Schema.optional(PositiveInt).pipe(Schema.fromKey("max_open_pull_requests")),
   /** Who may trigger an issue or pull request Loop (ADR 0032); `anyone` is warned about at startup. */

@@ -33,6 +33,7 @@ const loopYaml = (loop: LoopSpec) => `
     approval: none
     max_cycles: 1000
     max_no_progress: 0
+    retry_backoff: [1s]
     max_attempt_minutes: ${loop.maxAttemptMinutes ?? 1}${loop.verify === undefined ? "" : `\n    verify: ${JSON.stringify(loop.verify)}`}${
   loop.stallMinutes === undefined ? "" : `\n    stall_minutes: ${loop.stallMinutes}`
 }${loop.workers === undefined ? "" : `\n    workers: ${JSON.stringify(loop.workers)}`}`
