@@ -20,8 +20,14 @@ export const retryHarvest = <A, R>(
   harvest: Effect.Effect<A, HarvestError, R>,
   options: { readonly policy: Schedule.Schedule<unknown>; readonly redactor: RedactorService }
 ): Effect.Effect<A, HarvestError, R> => {
+  const worthRetrying = (error: HarvestError) =>
+    error._tag !== "InfraFailure"
+      ? Effect.succeed(false)
+      : Effect.map(Clock.currentTimeMillis, (now) => (error.retryAt ?? now) - now <= LONGEST_IN_PLACE_WAIT_MS)
   const schedule = options.policy.pipe(
     Schedule.intersect(Schedule.identity<HarvestError>()),
+    // Decided before any log: a refusal (an AgentFailure) is never "retried", nor reported as a GitHub failure.
+    Schedule.whileInputEffect(worthRetrying),
     Schedule.modifyDelayEffect(([, error], delay) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
         const at = retryAtOf(error)
@@ -33,14 +39,12 @@ export const retryHarvest = <A, R>(
         ? Effect.logWarning("harvest failed on GitHub; retrying it in place").pipe(
           Effect.annotateLogs({ reason: options.redactor.redact(error.message) })
         )
-        : Effect.logWarning("harvest still fails on GitHub; the Attempt fails").pipe(
+        : error._tag === "InfraFailure"
+        ? Effect.logWarning("harvest still fails on GitHub; the Attempt fails").pipe(
           Effect.annotateLogs({ reason: options.redactor.redact(error.message) })
         )
+        : Effect.void
     )
   )
-  const worthRetrying = (error: HarvestError) =>
-    error._tag !== "InfraFailure"
-      ? Effect.succeed(false)
-      : Effect.map(Clock.currentTimeMillis, (now) => (error.retryAt ?? now) - now <= LONGEST_IN_PLACE_WAIT_MS)
-  return Effect.retry(harvest, { schedule, while: worthRetrying })
+  return Effect.retry(harvest, schedule)
 }
