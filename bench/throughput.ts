@@ -49,11 +49,20 @@ const program = Effect.gen(function* () {
     const daemon = yield* measureDaemon(slots, items)
     process.stderr.write(`${label}: bare git + agent again\n`)
     const after = yield* measureBare(slots, items)
-    rows.push({ daemon, bare: { wallMs: (before.wallMs + after.wallMs) / 2, times: [...before.times, ...after.times] } })
+    rows.push({
+      daemon,
+      bare: {
+        wallMs: (before.wallMs + after.wallMs) / 2,
+        times: [...before.times, ...after.times],
+        pushToPullMs: [...before.pushToPullMs, ...after.pushToPullMs]
+      }
+    })
   }
   // The overhead a Run adds on the critical path: per-Run wall time of the daemon minus that of the bare work.
   const overhead = (r: Row) => r.daemon.windowMs / r.daemon.items - r.bare.wallMs / r.daemon.items
-  const pacing = (r: Row) => mean(r.daemon.pacing.map((p) => p.waitMs))
+  // The push → POST span of a daemon Run, less that of a bare Run, which has no throttle.
+  const bareSpan = (b: BareRow) => median(b.pushToPullMs)
+  const pacing = (r: Row) => mean(r.daemon.pacing.map((p) => p.spanMs)) - bareSpan(r.bare)
   // The pacing a Run waits is on the critical path only while a single slot serializes the Runs.
   const ownOverhead = (r: Row) => overhead(r) - (r.daemon.slots === 1 ? pacing(r) : 0)
   // The daemon's CPU a Run, less what it would have spent idle (polling) over the same span.
@@ -105,8 +114,10 @@ const program = Effect.gen(function* () {
       {
         title: "Where a Run's time goes: median ms per phase, from the ledger's timestamps (Events, transitions, Attempts, transcript rows)",
         columns: ["slots", ...phases.map(([, label]) => label), "of which PR pacing", "harvest w/o pacing"],
-        rows: rows.map(({ daemon: d }) => {
-          const paced = d.runs.map((t) => d.pacing.find((p) => p.head.endsWith(`-${t.runId.slice(0, 8)}`))?.waitMs ?? Number.NaN)
+        rows: rows.map(({ daemon: d, bare: b }) => {
+          const paced = d.runs.map(
+            (t) => (d.pacing.find((p) => p.head.endsWith(`-${t.runId.slice(0, 8)}`))?.spanMs ?? Number.NaN) - bareSpan(b)
+          )
           return [
             d.slots, ...phases.map(([key]) => median(d.runs.map((t) => t[key]))), median(paced),
             median(d.runs.map((t, i) => t.harvest - paced[i]!))
@@ -126,7 +137,7 @@ const program = Effect.gen(function* () {
     notes: [
       `${cpus().length} cores; the emulator and the bare runs share the bench's process, the daemon is its own (\`node apps/usine/bin/usine.js up\`)`,
       "PRs/min and per-Run wall run from the first poll that saw the Items (earliest Event received_at) to the last POST …/pulls answered 201",
-      "overhead ms/Run = per-Run wall − bare per-Run wall at the same slots; PR pacing = a Run's POST …/pulls after its GET …/pulls?head= (the GitHub client's write throttle), subtracted at 1 slot only, where it is on the critical path",
+      "overhead ms/Run = per-Run wall − bare per-Run wall at the same slots; PR pacing = a Run's POST …/pulls after its push (git-receive-pack) less the same span of a bare Run (median), i.e. the GitHub client's write throttle; subtracted at 1 slot only, where it is on the critical path",
       "startup (spawn → \"usine is up\", tsx compiling the sources) is not counted in the Runs' figures",
       `requests to the emulator per Run (${one.daemon.slots} slot, polling included): ${Object.entries(one.daemon.routes).map(([route, n]) => `${(n / one.daemon.items).toFixed(1)} × ${route}`).join(", ")}`,
       `Run states at the end: ${rows.map((r) => `${r.daemon.slots} slots: ${JSON.stringify(r.daemon.states)}, exit ${r.daemon.exitCode}`).join("; ")}`,

@@ -16,7 +16,7 @@ export interface BareTimes {
   readonly prepareMs: number
   /** The agent process, from spawn to exit. */
   readonly agentMs: number
-  /** add, commit, rev-parse, merge-base, rev-list, diff, ls-remote, push, log. */
+  /** add, commit, rev-parse, merge-base, rev-list, diff, diff --numstat, ls-remote, push, log. */
   readonly harvestMs: number
   /** `POST /repos/{owner}/{repo}/pulls`. */
   readonly pullRequestMs: number
@@ -110,6 +110,7 @@ export const makeBareRunner = (options: {
     const mergeBase = (await inTree(worktree, ["merge-base", base, head])).trim()
     await inTree(worktree, ["rev-list", "--reverse", `${mergeBase}..${head}`])
     await inTree(worktree, ["diff", "-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", mergeBase, head])
+    await inTree(worktree, ["diff", "--numstat", "-z", "-M", "--no-color", "--no-ext-diff", "--no-textconv", mergeBase, head])
     const lent = askPass(`harvest-${item}`)
     await inTree(worktree, ["ls-remote", "--heads", "origin", `refs/heads/${branch}`], lent.env)
     await inTree(worktree, ["push", "--quiet", "--no-verify", `--force-with-lease=refs/heads/${branch}:`, "origin", `HEAD:refs/heads/${branch}`], lent.env)

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { tempDir } from "../tempDir"
 import { bareBatch, makeBareRunner } from "./bareRun"
 import { benchRepository, benchSim } from "./benchWorld"
+import { pushToPullSpans } from "./pullRequestPacing"
 
 /** The same git and agent work as a daemon row, `items` Runs `slots` at a time, against a fresh emulator. */
 export const measureBare = (slots: number, items: number) =>
@@ -18,7 +19,10 @@ export const measureBare = (slots: number, items: number) =>
       token,
       baseBranch: repository.defaultBranch
     })
-    return yield* Effect.promise(() => bareBatch(runner, items, slots))
+    const batch = yield* Effect.promise(() => bareBatch(runner, items, slots))
+    // The span the daemon's pacing is measured on, here with no throttle: the end of the push, `git log`, the POST.
+    const log = yield* Effect.promise(() => sim.control.requestLog())
+    return { ...batch, pushToPullMs: pushToPullSpans(log, "acme/bare") }
   }).pipe(Effect.scoped)
 
 export type BareRow = Effect.Effect.Success<ReturnType<typeof measureBare>>

@@ -77,7 +77,7 @@ export const measureDaemon = (slots: number, items: number) =>
       exitCode,
       states,
       runs,
-      /** Per pull request: its POST after the look for an open one (the GitHub client's pacing of writes). */
+      /** Per pull request: its POST after its push (the GitHub client's pacing of writes, plus the bare work between). */
       pacing,
       /** The daemon's start (spawn) → its "usine is up" line. */
       startupMs: up.at - spawnedAt,

@@ -8,9 +8,23 @@ interface Logged {
 }
 
 /**
- * For each pull request the daemon opened: how long its `POST …/pulls` came after the daemon's `GET …/pulls?head=`
- * for the same branch (PullRequests.ensure looks, then creates). Nothing else runs between the two but the GitHub
- * client's own throttle, which spaces content-creating requests (octokit plugin-throttling).
+ * From each push to its pull request: the nth `POST …git-receive-pack` to the nth `POST …/pulls` that opened one,
+ * by arrival at the emulator. A Run pushes, then opens its pull request; the GitHub client's write throttle holds
+ * the POSTs in order (octokit plugin-throttling), so the nth push is the nth pull request's.
+ */
+export const pushToPullSpans = (log: ReadonlyArray<Logged>, repository: string): ReadonlyArray<number> => {
+  const pushes = log.filter((r) => r.method === "POST" && r.path === `/${repository}.git/git-receive-pack` && r.status === 200)
+  const posts = log.filter((r) => r.method === "POST" && r.path === `/repos/${repository}/pulls` && r.status === 201)
+  const arrival = (a: Logged, b: Logged) => a.receivedAtMs - b.receivedAtMs
+  pushes.sort(arrival)
+  posts.sort(arrival)
+  return posts.flatMap((post, i) => (pushes[i] === undefined ? [] : [post.receivedAtMs - pushes[i]!.receivedAtMs]))
+}
+
+/**
+ * For each pull request the daemon opened, its branch and the time from its push to its POST (`pushToPullSpans`).
+ * Less the same span of the bare work (which has no throttle: git's end of the push, `git log`, one POST), that is
+ * the GitHub client's pacing of writes.
  */
 export const pullRequestPacing = async (sim: StartedSim, token: string, repository: string, log: ReadonlyArray<Logged>) => {
   const heads: Array<{ readonly number: number; readonly head: string }> = []
@@ -23,11 +37,9 @@ export const pullRequestPacing = async (sim: StartedSim, token: string, reposito
     if (pulls.length < 100) break
   }
   // The emulator numbers pull requests in the order it created them, so the nth POST made the nth number.
-  const posts = log.filter((r) => r.method === "POST" && r.path === `/repos/${repository}/pulls` && r.status === 201)
   const byNumber = [...heads].sort((a, b) => a.number - b.number)
-  return posts.flatMap((post, i) => {
+  return pushToPullSpans(log, repository).flatMap((spanMs, i) => {
     const head = byNumber[i]?.head
-    const look = log.find((r) => r.method === "GET" && r.path.includes(`head=${encodeURIComponent(`${repository.split("/")[0]}:${head}`)}`))
-    return head === undefined || look === undefined ? [] : [{ head, waitMs: post.receivedAtMs - look.receivedAtMs }]
+    return head === undefined ? [] : [{ head, spanMs }]
   })
 }

@@ -97,7 +97,9 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
   )
 
   const asFailure = Effect.mapError(pullRequestFailure)
-  const opened = yield* asFailure(pullRequests.findByCommit(run.repository, head))
+  // One listing answers both looks: a pull request the agent opened itself, and the one already open from our branch.
+  const open = yield* asFailure(pullRequests.findOpen(run.repository, { sha: head, head: begin.pushBranch }))
+  const opened = open.byCommit
   if (Option.isSome(opened) && opened.value.headRef !== begin.pushBranch) {
     return {
       commits,
@@ -139,6 +141,9 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
       repository: run.repository,
       head: begin.pushBranch,
       base: begin.baseBranch,
+      // The listing above was the look by head branch. One opened from the branch since then makes GitHub answer
+      // 422 "already exists", and `ensure` looks again.
+      ...(open.byHead === undefined ? {} : { existing: open.byHead }),
       // The pull request is public: the agent's commit subjects go through the redactor like the evidence.
       title: redactor.redact(pullRequestTitle(run, subjects)),
       body: redactor.redact([

@@ -1,21 +1,7 @@
-import { Context, Data, Effect, Layer, Option } from "effect"
+import { Clock, Context, Data, Effect, Layer, Option } from "effect"
 import { GitHubClient } from "@usine/github/GitHubClient"
 import { type GitHubError, GitHubRequestFailed } from "@usine/github/GitHubError"
-
-/** A pull request as harvest needs it. */
-export interface PullRequestInfo {
-  readonly number: number
-  /** The page on GitHub (`html_url`). */
-  readonly url: string
-  readonly title: string
-  readonly body: string
-  readonly state: "open" | "closed"
-  readonly headRef: string
-  readonly headSha: string
-  /** `owner/name` of the head branch's repository: another one for a pull request from a fork. */
-  readonly headRepository: string | undefined
-  readonly baseRef: string
-}
+import { info, type PullJson, type PullRequestInfo } from "./PullRequests/pullRequestInfo"
 
 export interface EnsureRequest {
   /** `owner/name`. */
@@ -25,6 +11,19 @@ export interface EnsureRequest {
   readonly base: string
   readonly title: string
   readonly body: string
+  /**
+   * The open pull request from `head` as a listing read it just before (`findOpen`): `ensure` then does not look
+   * again. Absent, `ensure` looks it up by head branch itself.
+   */
+  readonly existing?: Option.Option<PullRequestInfo> | undefined
+}
+
+/** What one listing of a repository's open pull requests says about a harvest's commit and branch. */
+export interface OpenPullRequests {
+  /** An open pull request whose head is at the commit, whatever its branch (one the agent opened itself). */
+  readonly byCommit: Option.Option<PullRequestInfo>
+  /** The open pull request from the branch; `undefined` when the listing stopped before its end (too many open). */
+  readonly byHead: Option.Option<PullRequestInfo> | undefined
 }
 
 export interface EnsuredPullRequest {
@@ -67,12 +66,17 @@ export class PullRequests extends Context.Tag("usine/PullRequests")<
     readonly ensure: (request: EnsureRequest) => Effect.Effect<EnsuredPullRequest, PullRequestCallFailed>
     /** The open pull request whose head is this branch of the repository. */
     readonly findByHead: (repository: string, head: string) => Effect.Effect<Option.Option<PullRequestInfo>, PullRequestCallFailed>
-    /** An open pull request whose head is at this commit, whatever its branch (one the agent opened itself). */
-    readonly findByCommit: (repository: string, sha: string) => Effect.Effect<Option.Option<PullRequestInfo>, PullRequestCallFailed>
+    /** One listing of the open pull requests for both questions harvest asks: who is at this commit, who is on this branch. */
+    readonly findOpen: (
+      repository: string,
+      at: { readonly sha: string; readonly head: string }
+    ) => Effect.Effect<OpenPullRequests, PullRequestCallFailed>
     /** One pull request by number. */
     readonly get: (repository: string, number: number) => Effect.Effect<PullRequestInfo, PullRequestCallFailed>
-    /** The repository's default branch, which new pull requests target. */
+    /** The repository's default branch, which new pull requests target; read again at most every 10 minutes (ADR 0051). */
     readonly defaultBranch: (repository: string) => Effect.Effect<string, PullRequestCallFailed>
+    /** Drops the remembered default branch: a ref or a pull request's base was refused, so read it again next time. */
+    readonly forgetDefaultBranch: (repository: string) => Effect.Effect<void>
   }
 >() {
   /** Through usine's one GitHub client (REST pulls). */
@@ -82,35 +86,16 @@ export class PullRequests extends Context.Tag("usine/PullRequests")<
   )
 }
 
-interface PullJson {
-  readonly number: number
-  readonly html_url: string
-  readonly title: string
-  readonly body: string | null
-  readonly state: string
-  readonly head: { readonly ref: string; readonly sha: string; readonly repo: { readonly full_name: string } | null }
-  readonly base: { readonly ref: string }
-}
-
-const info = (pull: PullJson): PullRequestInfo => ({
-  number: pull.number,
-  url: pull.html_url,
-  title: pull.title,
-  body: pull.body ?? "",
-  state: pull.state === "open" ? "open" : "closed",
-  headRef: pull.head.ref,
-  headSha: pull.head.sha,
-  headRepository: pull.head.repo?.full_name,
-  baseRef: pull.base.ref
-})
-
 const split = (repository: string) => {
   const [owner = "", repo = ""] = repository.split("/")
   return { owner, repo }
 }
 
-/** How many pages of open pull requests `findByCommit` reads before it gives up. */
+/** How many pages of open pull requests `findOpen` reads before it gives up. */
 const COMMIT_SEARCH_PAGES = 5
+
+/** How long a default branch read from GitHub is used before it is read again (ADR 0051). */
+const DEFAULT_BRANCH_TTL_MS = 10 * 60_000
 
 export const makeGitHubPullRequests = (client: GitHubClient): PullRequests["Type"] => {
   const failed = (operation: string) => (cause: GitHubError) => new PullRequestCallFailed({ operation, cause })
@@ -123,17 +108,27 @@ export const makeGitHubPullRequests = (client: GitHubClient): PullRequests["Type
     return Option.fromNullable(response.data.find((pull) => pull.head.ref === head)).pipe(Option.map(info))
   })
 
-  const findByCommit = Effect.fn("PullRequests.findByCommit")(function* (repository: string, sha: string) {
+  const sameRepository = (repository: string) => (pull: PullJson) => pull.head.repo?.full_name.toLowerCase() === repository.toLowerCase()
+
+  const findOpen = Effect.fn("PullRequests.findOpen")(function* (repository: string, at: { readonly sha: string; readonly head: string }) {
     const { owner, repo } = split(repository)
+    const ours = sameRepository(repository)
+    let byCommit = Option.none<PullRequestInfo>()
+    let byHead = Option.none<PullRequestInfo>()
     for (let page = 1; page <= COMMIT_SEARCH_PAGES; page++) {
       const response = yield* client
         .request("GET /repos/{owner}/{repo}/pulls", { owner, repo, state: "open", per_page: 100, page })
         .pipe(Effect.mapError(failed(`list pull requests of ${repository}`)))
-      const hit = response.data.find((pull) => pull.head.sha === sha && pull.head.repo?.full_name.toLowerCase() === repository.toLowerCase())
-      if (hit !== undefined) return Option.some(info(hit))
-      if (response.data.length < 100) break
+      for (const pull of response.data) {
+        if (!ours(pull)) continue
+        if (Option.isNone(byCommit) && pull.head.sha === at.sha) byCommit = Option.some(info(pull))
+        if (Option.isNone(byHead) && pull.head.ref === at.head) byHead = Option.some(info(pull))
+      }
+      if (response.data.length < 100) return { byCommit, byHead }
+      if (Option.isSome(byCommit) && Option.isSome(byHead)) return { byCommit, byHead }
     }
-    return Option.none<PullRequestInfo>()
+    // More open pull requests than the pages read: a branch not seen is not known to have none.
+    return { byCommit, byHead: Option.isSome(byHead) ? byHead : undefined }
   })
 
   const get = Effect.fn("PullRequests.get")(function* (repository: string, number: number) {
@@ -144,13 +139,22 @@ export const makeGitHubPullRequests = (client: GitHubClient): PullRequests["Type
     return info(response.data)
   })
 
+  // Per repository, lower-cased: the default branch and when it was read (ADR 0051).
+  const defaultBranches = new Map<string, { readonly branch: string; readonly readAt: number }>()
+
   const defaultBranch = Effect.fn("PullRequests.defaultBranch")(function* (repository: string) {
+    const now = yield* Clock.currentTimeMillis
+    const known = defaultBranches.get(repository.toLowerCase())
+    if (known !== undefined && now - known.readAt < DEFAULT_BRANCH_TTL_MS) return known.branch
     const { owner, repo } = split(repository)
     const response = yield* client
       .request("GET /repos/{owner}/{repo}", { owner, repo })
       .pipe(Effect.mapError(failed(`read repository ${repository}`)))
+    defaultBranches.set(repository.toLowerCase(), { branch: response.data.default_branch, readAt: now })
     return response.data.default_branch
   })
+
+  const forgetDefaultBranch = (repository: string) => Effect.sync(() => void defaultBranches.delete(repository.toLowerCase()))
 
   const update = (repository: string, existing: PullRequestInfo, request: EnsureRequest) =>
     Effect.gen(function* () {
@@ -169,7 +173,7 @@ export const makeGitHubPullRequests = (client: GitHubClient): PullRequests["Type
 
   const ensure = Effect.fn("PullRequests.ensure")(function* (request: EnsureRequest) {
     const { repository } = request
-    const existing = yield* findByHead(repository, request.head)
+    const existing = request.existing ?? (yield* findByHead(repository, request.head))
     if (Option.isSome(existing)) {
       yield* update(repository, existing.value, request)
       return { number: existing.value.number, url: existing.value.url, created: false }
@@ -191,6 +195,10 @@ export const makeGitHubPullRequests = (client: GitHubClient): PullRequests["Type
           (error) => error._tag === "GitHubRequestFailed" && error.status === 422 && /already exists/i.test(error.detail),
           () => Effect.succeed(Option.none<PullRequestInfo>())
         ),
+        // A refused base may be a default branch renamed since it was remembered.
+        Effect.tapError((error) =>
+          error._tag === "GitHubRequestFailed" && error.status === 422 ? forgetDefaultBranch(repository) : Effect.void
+        ),
         Effect.mapError(failed(`open a pull request on ${repository} from ${request.head}`))
       )
     if (Option.isSome(created)) return { number: created.value.number, url: created.value.url, created: true }
@@ -209,5 +217,5 @@ export const makeGitHubPullRequests = (client: GitHubClient): PullRequests["Type
     return { number: raced.value.number, url: raced.value.url, created: false }
   })
 
-  return { ensure, findByHead, findByCommit, get, defaultBranch }
+  return { ensure, findOpen, findByHead, get, defaultBranch, forgetDefaultBranch }
 }

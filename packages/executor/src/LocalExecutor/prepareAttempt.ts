@@ -94,7 +94,13 @@ export const prepareAttempt = Effect.fn("LocalExecutor.prepare")(function* (inpu
         ref: target.startRef
       })
       .pipe(Effect.tap((ws) => ws.keep))
-  ).pipe(Effect.mapError(asFailure))
+  ).pipe(
+    // The remembered default branch may be gone (renamed on GitHub): the next Attempt reads it again (ADR 0051).
+    Effect.tapErrorTag("GitCommandFailed", () =>
+      target.pullRequest === undefined ? settings.pullRequests.forgetDefaultBranch(run.repository) : Effect.void
+    ),
+    Effect.mapError(asFailure)
+  )
 
   const begin = Effect.gen(function* () {
     const git = gitOf({ worker, settings, worktree: workspace.worktree })

@@ -18,8 +18,11 @@ describe("PullRequests.github against the emulator", () => {
         yield* prs.ensure({ ...request, title: "A, renamed", body: "second" })
         const read = yield* prs.get(REPOSITORY, opened.number)
         assert.deepStrictEqual([read.title, read.body, read.headRef, read.headSha, read.baseRef], ["A, renamed", "second", "usine/a", sha, "main"])
-        assert.deepStrictEqual(Option.map(yield* prs.findByCommit(REPOSITORY, sha), (p) => p.number), Option.some(opened.number))
-        assert.deepStrictEqual(yield* prs.findByCommit(REPOSITORY, "0".repeat(40)), Option.none())
+        const found = yield* prs.findOpen(REPOSITORY, { sha, head: "usine/a" })
+        assert.deepStrictEqual(Option.map(found.byCommit, (p) => p.number), Option.some(opened.number))
+        assert.deepStrictEqual(found.byHead && Option.map(found.byHead, (p) => p.number), Option.some(opened.number))
+        const elsewhere = yield* prs.findOpen(REPOSITORY, { sha: "0".repeat(40), head: "usine/none" })
+        assert.deepStrictEqual(elsewhere, { byCommit: Option.none(), byHead: Option.none() })
         assert.strictEqual(yield* prs.defaultBranch(REPOSITORY), "main")
 
         yield* pushBranch(t, "usine/b")
@@ -35,6 +38,26 @@ describe("PullRequests.github against the emulator", () => {
       }).pipe(Effect.provide(simLayer)),
     60_000
   )
+
+  it.scopedLive("the default branch is read once, and again after a pull request's base was refused", () =>
+    Effect.gen(function* () {
+      const t = yield* setup()
+      const reads = Effect.map(t.sim.control.requestLog(), (log) =>
+        log.filter((r) => r.method === "GET" && r.path.split("?")[0] === `/repos/${REPOSITORY}`).length)
+      const before = yield* reads
+      assert.strictEqual(yield* t.pullRequests.defaultBranch(REPOSITORY), "main")
+      assert.strictEqual(yield* t.pullRequests.defaultBranch("ACME/Widgets"), "main")
+      assert.strictEqual((yield* reads) - before, 1, "the second read is remembered")
+      yield* pushBranch(t, "usine/c")
+      yield* t.pullRequests
+        .ensure({ repository: REPOSITORY, head: "usine/c", base: "renamed-away", title: "c", body: "" })
+        .pipe(Effect.flip)
+      assert.strictEqual(yield* t.pullRequests.defaultBranch(REPOSITORY), "main")
+      assert.strictEqual((yield* reads) - before, 2, "a refused base makes the next read go to GitHub")
+      yield* t.pullRequests.forgetDefaultBranch(REPOSITORY)
+      yield* t.pullRequests.defaultBranch(REPOSITORY)
+      assert.strictEqual((yield* reads) - before, 3)
+    }).pipe(Effect.provide(simLayer)))
 
   it.scopedLive("a refused call is typed and says whether a retry can help", () =>
     Effect.gen(function* () {
