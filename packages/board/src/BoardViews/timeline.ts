@@ -2,6 +2,7 @@ import { Match } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import type { AttemptOutcome } from "@usine/core/attempt/outcome"
 import type { Transition } from "@usine/core/run/Transition"
+import type { HoldKind } from "@usine/store/BrakeStore"
 import { formatHeldFor, type RunNote } from "@usine/store/RunNote"
 import { type EditView, editView } from "./editView"
 
@@ -24,11 +25,12 @@ export interface TimelineEntry {
 type Ranked = TimelineEntry & { readonly rank: number }
 const CLOSED: ReadonlySet<string> = new Set(["Succeeded", "Failed", "Canceled"])
 
-const HOLD_LABEL: Record<string, string> = {
+const HOLD_LABEL: Record<HoldKind, string> = {
   AgentQuota: "the provider's quota",
   DailyCap: "a daily cap",
   NoProgress: "the no-progress brake",
-  OpenPullRequests: "the open pull request limit"
+  OpenPullRequests: "the open pull request limit",
+  RetryBackoff: "the wait before an automatic retry"
 }
 
 const outcomeWhy = (outcome: AttemptOutcome): string =>
@@ -60,7 +62,7 @@ const attemptEntries = (attempt: Attempt): ReadonlyArray<Ranked> => [
 const noteEntry = (note: RunNote): TimelineEntry => {
   const base = { at: note.at, actor: note.actor, note: note.body._tag }
   return Match.valueTags(note.body, {
-    Held: ({ holdKind, reason }) => ({ ...base, what: `held by ${HOLD_LABEL[holdKind] ?? holdKind}`, why: reason }),
+    Held: ({ holdKind, reason }) => ({ ...base, what: `held by ${HOLD_LABEL[holdKind]}`, why: reason }),
     Released: ({ heldMs, why }) => ({ ...base, what: `released after ${formatHeldFor(heldMs)}`, why }),
     Edited: ({ after, before }) => {
       const edit = editView(before, after)
