@@ -34,7 +34,7 @@ describe("resilience: GitHub faults through the emulator", () => {
           boardPort: yield* freePort,
           agents: { quick: agent("ok", { arg: 200 }) },
           workers: { local: { root: join(dir, "workspaces"), slots: 3 } },
-          loops: [{ name: "gh", label: LABEL, agent: "quick" }]
+          loops: [{ name: "gh", label: LABEL, agent: "quick", maxAttemptMinutes: 3 }]
         })
       )
       const table = new FaultTable("GitHub faults")
