@@ -8,6 +8,8 @@ export interface ConfigRejection {
   readonly file: string
   /** Every problem, one per line, as `usine check` prints them. */
   readonly message: string
+  /** What became of the change, when not the whole of it was refused (a Worker that could not be opened). */
+  readonly headline?: string | undefined
 }
 
 /**
@@ -23,8 +25,11 @@ export class ConfigState extends Context.Tag("usine/ConfigState")<
     readonly unsafeGet: () => UsineConfig
     /** Puts a valid configuration in force for the next cycle and clears any rejection. */
     readonly apply: (config: UsineConfig) => Effect.Effect<void>
-    /** Records a refused change; the configuration in force does not change. */
-    readonly reject: (file: string, message: string) => Effect.Effect<void>
+    /**
+     * Records a refused change; the configuration in force does not change. `headline` says otherwise when only part
+     * of the change was refused.
+     */
+    readonly reject: (file: string, message: string, headline?: string) => Effect.Effect<void>
     /** The last refused change, until a valid one is applied. */
     readonly rejection: Effect.Effect<Option.Option<ConfigRejection>>
     /** The configuration in force, then every one applied after it. */
@@ -46,8 +51,8 @@ export class ConfigState extends Context.Tag("usine/ConfigState")<
               Effect.zipRight(Effect.sync(() => (current = config))),
               Effect.zipRight(Ref.set(rejected, Option.none()))
             ),
-          reject: (file, message) =>
-            Effect.flatMap(Clock.currentTimeMillis, (at) => Ref.set(rejected, Option.some({ at, file, message }))),
+          reject: (file, message, headline) =>
+            Effect.flatMap(Clock.currentTimeMillis, (at) => Ref.set(rejected, Option.some({ at, file, message, headline }))),
           rejection: Ref.get(rejected),
           changes: ref.changes
         }

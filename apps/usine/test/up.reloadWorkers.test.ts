@@ -70,6 +70,7 @@ describe("usine up with the Workers of usine.yaml edited under it (ADR 0052)", (
         )
       )
       assert.include(reported.message, "is in use by usine process")
+      assert.match(reported.message, /^a Worker of the configuration could not be opened; the rest of the change applies:/)
       assert.strictEqual(yield* running, 3, "the rest of the reload applied, nothing stopped")
 
       // A removed Worker with nothing running on it is closed at once: its lock goes.

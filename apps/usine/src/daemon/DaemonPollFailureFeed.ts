@@ -29,7 +29,7 @@ export const DaemonPollFailureFeed: Layer.Layer<PollFailureFeed, never, PollFail
             onSome: (r) => [{
               at: r.at,
               repository: r.file,
-              message: `configuration change rejected; the previous configuration stays in force:\n${r.message}`
+              message: `${r.headline ?? "configuration change rejected; the previous configuration stays in force"}:\n${r.message}`
             }]
           })
           return [...config, ...(yield* failures.recent)]

@@ -4,6 +4,9 @@ import { ConfigState } from "../ConfigState"
 import { workerSpecsOf } from "./PoliciesLayer"
 import { WorkerPool } from "./WorkerPool"
 
+/** The Needs you headline of a reload whose Workers were not all opened: the rest of it is in force. */
+const WORKER_NOT_OPENED = "a Worker of the configuration could not be opened; the rest of the change applies"
+
 /**
  * Workers follow a reload (ADR 0052): at each configuration put in force, the executor's `WorkerPool` opens the
  * Workers added and retires those removed or changed, then the engine's slots are set to the Workers in force, so a
@@ -27,8 +30,8 @@ export const WorkersReloadLayer = (configFile: string): Layer.Layer<never, never
             yield* steps.setWorkers(workerSpecsOf(config).filter((worker) => inForce.has(worker.name)))
             if (reconciled.problems.length === 0) return
             const message = reconciled.problems.join("\n")
-            yield* state.reject(configFile, message)
-            yield* Effect.logWarning(`a Worker of the configuration could not be opened; the rest of the change applies:\n${message}`)
+            yield* state.reject(configFile, message, WORKER_NOT_OPENED)
+            yield* Effect.logWarning(`${WORKER_NOT_OPENED}:\n${message}`)
           })
         ),
         Effect.catchAllCause((cause) => Effect.logError("the Workers stopped following the configuration", cause)),
