@@ -8,7 +8,7 @@ import { acquireWorkerRootLock } from "@usine/executor/WorkerRootLock"
 import { acquireLedgerLock } from "@usine/store/LedgerLock"
 import { daemonConfig, loop } from "./support/daemonConfig"
 import { freePort, occupiedPort } from "./support/freePort"
-import { scopedDir, scopedSim } from "./support/scopedSim"
+import { botAndRepository, scopedDir, scopedSim } from "./support/scopedSim"
 import { startUsine } from "./support/UsineProcess"
 
 /** Runs `usine up` on this configuration and expects it to stop at once: exit 1, one line on stderr, no stack. */
@@ -29,8 +29,7 @@ const withSim = (patch: (c: { apiUrl: string; token: string; boardPort: number; 
   (dir: string) =>
     Effect.gen(function* () {
       const sim = yield* scopedSim
-      const { token } = yield* Effect.promise(() => sim.control.createUser({ login: "usine-bot", permission: "write" }))
-      yield* Effect.promise(() => sim.control.createRepository({ owner: "acme", name: "widgets" }))
+      const token = yield* botAndRepository(sim)
       return patch({ apiUrl: sim.url, token, boardPort: yield* freePort, workspaces: join(dir, "ws"), loops: [loop("fix", "bug")] })
     })
 

@@ -6,7 +6,7 @@ import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
 import { daemonConfig, loop, REPOSITORY } from "./support/daemonConfig"
 import { freePort } from "./support/freePort"
 import { board, eventually } from "./support/http"
-import { scopedDir, scopedSim } from "./support/scopedSim"
+import { botAndRepository, scopedDir, scopedSim } from "./support/scopedSim"
 import { startUsine } from "./support/UsineProcess"
 
 describe("usine up with usine.yaml edited under it", () => {
@@ -14,8 +14,7 @@ describe("usine up with usine.yaml edited under it", () => {
     Effect.gen(function* () {
       const dir = yield* scopedDir
       const sim = yield* scopedSim
-      const { token } = yield* Effect.promise(() => sim.control.createUser({ login: "usine-bot", permission: "write" }))
-      yield* Effect.promise(() => sim.control.createRepository({ owner: "acme", name: "widgets", files: { "README.md": "w\n" } }))
+      const token = yield* botAndRepository(sim, { files: { "README.md": "w\n" } })
       const issue = (title: string, label: string) =>
         Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title, labels: [label] })).pipe(Effect.map((i) => i.number))
       const base = { apiUrl: sim.url, token, boardPort: yield* freePort, workspaces: join(dir, "ws") }

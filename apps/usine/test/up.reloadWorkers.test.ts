@@ -9,7 +9,7 @@ import type { WorkerStatus } from "@usine/board/WorkerStatusFeed"
 import { daemonConfig, loop, REPOSITORY } from "./support/daemonConfig"
 import { freePort } from "./support/freePort"
 import { board, eventually } from "./support/http"
-import { scopedDir, scopedSim } from "./support/scopedSim"
+import { botAndRepository, scopedDir, scopedSim } from "./support/scopedSim"
 import { startUsine } from "./support/UsineProcess"
 
 const workersYaml = (workers: Record<string, { readonly root: string; readonly max: number }>) =>
@@ -20,8 +20,7 @@ describe("usine up with the Workers of usine.yaml edited under it (ADR 0052)", (
     Effect.gen(function* () {
       const dir = yield* scopedDir
       const sim = yield* scopedSim
-      const { token } = yield* Effect.promise(() => sim.control.createUser({ login: "usine-bot", permission: "write" }))
-      yield* Effect.promise(() => sim.control.createRepository({ owner: "acme", name: "widgets", files: { "README.md": "w\n" } }))
+      const token = yield* botAndRepository(sim, { files: { "README.md": "w\n" } })
       for (const title of ["one", "two", "three"]) {
         yield* Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title, labels: ["go"] }))
       }

@@ -6,7 +6,7 @@ import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
 import { daemonConfig, loop, REPOSITORY, SAMPLE_REPOSITORY } from "./support/daemonConfig"
 import { freePort } from "./support/freePort"
 import { board, eventually, json } from "./support/http"
-import { scopedDir, scopedSim } from "./support/scopedSim"
+import { botAndRepository, scopedDir, scopedSim } from "./support/scopedSim"
 import { startUsine } from "./support/UsineProcess"
 
 describe("usine up", () => {
@@ -14,8 +14,7 @@ describe("usine up", () => {
     Effect.gen(function* () {
       const dir = yield* scopedDir
       const sim = yield* scopedSim
-      const { token } = yield* Effect.promise(() => sim.control.createUser({ login: "usine-bot", permission: "write" }))
-      yield* Effect.promise(() => sim.control.createRepository({ owner: "acme", name: "widgets", seedDirectory: SAMPLE_REPOSITORY }))
+      const token = yield* botAndRepository(sim, { seedDirectory: SAMPLE_REPOSITORY })
       const issue = yield* Effect.promise(() =>
         sim.control.createIssue({ repo: REPOSITORY, title: "slugify keeps punctuation", body: "Hello, World! gives hello,-world!" })
       )

@@ -9,7 +9,7 @@ import type { HeldRun } from "@usine/store/BrakeStore"
 import { BOARD_TOKEN, REPOSITORY, SAMPLE_REPOSITORY } from "./support/daemonConfig"
 import { freePort } from "./support/freePort"
 import { board, eventually, json } from "./support/http"
-import { scopedDir, scopedSim } from "./support/scopedSim"
+import { botAndRepository, scopedDir, scopedSim } from "./support/scopedSim"
 import { startUsine } from "./support/UsineProcess"
 
 /**
@@ -70,8 +70,7 @@ describe("usine up with a WIP limit", () => {
     Effect.gen(function* () {
       const dir = yield* scopedDir
       const sim = yield* scopedSim
-      const { token } = yield* Effect.promise(() => sim.control.createUser({ login: "usine-bot", permission: "write" }))
-      yield* Effect.promise(() => sim.control.createRepository({ owner: "acme", name: "widgets", seedDirectory: SAMPLE_REPOSITORY }))
+      const token = yield* botAndRepository(sim, { seedDirectory: SAMPLE_REPOSITORY })
       const issue = (title: string) => Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title, body: title }))
       const [a, b, c] = [yield* issue("first change"), yield* issue("second change"), yield* issue("third change")]
       const port = yield* freePort

@@ -15,3 +15,17 @@ export const scopedDir = Effect.acquireRelease(
   Effect.sync(() => mkdtempSync(join(tmpdir(), "usine-app-"))),
   (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
 )
+
+/**
+ * The daemon's GitHub user (`usine-bot`, write access) and the `acme/widgets` repository on the emulator, as most
+ * daemon tests start; the bot's token.
+ */
+export const botAndRepository = (
+  sim: StartedSim,
+  repository: Omit<Parameters<StartedSim["control"]["createRepository"]>[0], "owner" | "name"> = {}
+) =>
+  Effect.promise(async () => {
+    const { token } = await sim.control.createUser({ login: "usine-bot", permission: "write" })
+    await sim.control.createRepository({ owner: "acme", name: "widgets", ...repository })
+    return token
+  })
