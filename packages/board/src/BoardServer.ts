@@ -2,10 +2,13 @@ import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { createAdaptorServer } from "@hono/node-server"
 import { Effect, FiberSet, Option, Runtime } from "effect"
+import { isLoopback } from "@usine/core/config/isLoopback"
 import { Redactor } from "@usine/executor/Redactor"
 import { BoardActions } from "./BoardActions"
-import { allowedHosts, isLoopback } from "./BoardServer/allowedHosts"
+import { allowedHosts } from "./BoardServer/allowedHosts"
 import { BoardListenFailed, BoardTokenMissing } from "./BoardServer/errors"
+import { makeLoginSessions } from "./BoardServer/LoginSessions"
+import { makeLoginThrottle } from "./BoardServer/LoginThrottle"
 import { makeBoardApp } from "./BoardServer/makeBoardApp"
 import type { RunExit } from "./BoardServer/respond"
 import { BoardSettings } from "./BoardSettings"
@@ -44,6 +47,9 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
     const run: RunExit = (effect) => Runtime.runPromiseExit(runtime)(effect)
     const streams = yield* FiberSet.make()
     const fork = yield* FiberSet.runtime(streams)<never>()
+    // Sessions and the throttle read the Clock, so a test crosses an expiry with TestClock.adjust.
+    const clock = yield* Effect.clock
+    const now = () => clock.unsafeCurrentTimeMillis()
 
     let hosts = allowedHosts(settings, settings.listen.port)
     const app = makeBoardApp({
@@ -51,7 +57,14 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
       actions,
       run,
       redact: redactor.redact,
-      token: settings.token,
+      auth: {
+        token: settings.token,
+        sessions: makeLoginSessions(settings.session, now),
+        policy: settings.session,
+        throttle: makeLoginThrottle(now),
+        https: settings.https,
+        trustProxy: settings.trustProxy
+      },
       allowedHosts: () => hosts,
       fork: (effect) => fork(effect),
       interval: settings.liveInterval

@@ -2,6 +2,7 @@ import { Context, Duration, Layer, Option, type Redacted } from "effect"
 import type { GlobalBudget, LoopBudget } from "@usine/core/config/BudgetConfig"
 import type { CompiledLoop } from "@usine/core/config/CompiledLoop"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
+import type { SessionPolicy } from "./BoardServer/LoginSessions"
 
 /** A Loop as the Loops page describes it. */
 export interface LoopInfo {
@@ -35,6 +36,12 @@ export interface BoardSettingsData {
   readonly hostNames: ReadonlyArray<string>
   /** Required on every request when set; mandatory when the listen address is not loopback. */
   readonly token: Option.Option<Redacted.Redacted<string>>
+  /** How long a login from the form lasts. */
+  readonly session: SessionPolicy
+  /** Browsers reach the Board over https (`host_name` is an https URL): its cookies say `Secure`. */
+  readonly https: boolean
+  /** A reverse proxy in front: its `X-Forwarded-Proto` and `X-Forwarded-For` are believed. */
+  readonly trustProxy: boolean
   readonly columns: ReadonlyArray<BoardColumnSetting>
   readonly repositories: ReadonlyArray<string>
   readonly loops: ReadonlyArray<LoopInfo>
@@ -44,6 +51,13 @@ export interface BoardSettingsData {
   readonly pageSize: number
   /** The daemon's daily caps over every Loop. */
   readonly budget?: GlobalBudget | undefined
+}
+
+/** `https://usine.example.com` names the host `usine.example.com`, reached over https; a bare name stays as written. */
+const publicName = (hostName: string): { readonly host: string; readonly https: boolean } => {
+  if (!/^https?:\/\//i.test(hostName)) return { host: hostName, https: false }
+  const url = new URL(hostName)
+  return { host: url.host, https: url.protocol === "https:" }
 }
 
 export const loopInfoOf = (loop: CompiledLoop): LoopInfo => ({
@@ -64,23 +78,32 @@ export const loopInfoOf = (loop: CompiledLoop): LoopInfo => ({
 export class BoardSettings extends Context.Tag("usine/BoardSettings")<BoardSettings, BoardSettingsData>() {
   static readonly layer = (data: BoardSettingsData): Layer.Layer<BoardSettings> => Layer.succeed(BoardSettings, data)
 
-  static readonly fromConfig = (config: UsineConfig): BoardSettingsData => ({
-    listen: config.board.listen,
-    hostNames: config.board.hostName === undefined ? [] : [config.board.hostName],
-    token: config.board.token,
-    columns: config.board.columns,
-    repositories: config.repositories,
-    loops: config.loops.map(loopInfoOf),
-    liveInterval: Duration.seconds(1),
-    pageSize: 50,
-    budget: config.budget
-  })
+  static readonly fromConfig = (config: UsineConfig): BoardSettingsData => {
+    const name = config.board.hostName === undefined ? undefined : publicName(config.board.hostName)
+    return {
+      listen: config.board.listen,
+      hostNames: name === undefined ? [] : [name.host],
+      token: config.board.token,
+      session: { idle: config.board.sessionIdle, lifetime: config.board.sessionLifetime },
+      https: name?.https === true,
+      trustProxy: config.board.trustProxy,
+      columns: config.board.columns,
+      repositories: config.repositories,
+      loops: config.loops.map(loopInfoOf),
+      liveInterval: Duration.seconds(1),
+      pageSize: 50,
+      budget: config.budget
+    }
+  }
 
   /** Loopback, no token, no columns: a base for tests and tools. */
   static readonly defaults: BoardSettingsData = {
     listen: { host: "127.0.0.1", port: 0 },
     hostNames: [],
     token: Option.none(),
+    session: { idle: Duration.hours(12), lifetime: Duration.days(7) },
+    https: false,
+    trustProxy: false,
     columns: [],
     repositories: [],
     loops: [],

@@ -5,5 +5,7 @@ export interface BoardEnv {
     readonly csrf: string
     /** The request carried a valid bearer token: no browser sends one by itself, so no CSRF check applies. */
     readonly bearer: boolean
+    /** The live login session the request's cookie names; pages then offer to log out. */
+    readonly session: string | undefined
   }
 }

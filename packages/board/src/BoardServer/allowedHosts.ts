@@ -1,10 +1,5 @@
+import { isLoopback } from "@usine/core/config/isLoopback"
 import type { BoardSettingsData } from "../BoardSettings"
-
-/** A listen address only this machine can reach. */
-export const isLoopback = (host: string): boolean => {
-  const bare = host.replace(/^\[|\]$/g, "").toLowerCase()
-  return bare === "localhost" || bare === "::1" || /^127\.\d+\.\d+\.\d+$/.test(bare)
-}
 
 const hostPort = (host: string, port: number): string => `${host.includes(":") ? `[${host}]` : host}:${port}`
 

@@ -1,36 +1,54 @@
 import { Effect, Option, Redacted } from "effect"
 import type { Hono } from "hono"
-import { setCookie } from "hono/cookie"
-import type { BoardSettingsData } from "../BoardSettings"
 import { boardCss } from "../pages/boardCss"
 import { boardScript } from "../pages/boardScript"
 import { LoginPage } from "../pages/LoginPage"
+import { type BoardAuth, clearSessionCookie, clientOf, setSessionCookie } from "./BoardAuth"
 import type { BoardEnv } from "./BoardEnv"
 import { LoginForm, parseInput } from "./inputs"
 import { readBody } from "./actionRoutes"
 import { renderPage } from "./renderPage"
 import type { RunExit } from "./respond"
-import { SESSION_COOKIE, sameSecret, sessionValue } from "./security"
+import { sameSecret } from "./security"
 
-/** The login form (only when a token is configured) and the two static assets. */
-export const loginRoutes = (app: Hono<BoardEnv>, settings: Pick<BoardSettingsData, "token">, run: RunExit) => {
+const loginFrame = { title: "Log in", current: "" } as const
+
+/** The login form and logout (only when a token is configured), and the two static assets. */
+export const loginRoutes = (app: Hono<BoardEnv>, auth: BoardAuth, run: RunExit) => {
   app.get("/assets/board.css", (c) => c.body(boardCss, 200, { "Content-Type": "text/css; charset=utf-8" }))
   app.get("/assets/board.js", (c) => c.body(boardScript, 200, { "Content-Type": "text/javascript; charset=utf-8" }))
 
   app.get("/login", (c) =>
-    Option.isNone(settings.token)
+    Option.isNone(auth.token)
       ? c.redirect("/", 303)
-      : renderPage(c, { title: "Log in", current: "" }, <LoginPage csrf={c.get("csrf")} />))
+      : renderPage(c, loginFrame, <LoginPage csrf={c.get("csrf")} />))
 
   app.post("/login", async (c) => {
-    if (Option.isNone(settings.token)) return c.redirect("/", 303)
-    const token = settings.token.value
+    if (Option.isNone(auth.token)) return c.redirect("/", 303)
+    const client = clientOf(auth, c)
+    const wait = auth.throttle.retryAfter(client)
+    if (wait > 0) {
+      c.header("Retry-After", String(wait))
+      const error = `Too many wrong tokens. Try again in ${wait} s.`
+      return renderPage(c, loginFrame, <LoginPage csrf={c.get("csrf")} error={error} />, 429)
+    }
     const exit = await run(parseInput(LoginForm, await readBody(c)).pipe(Effect.option))
     const given = exit._tag === "Success" ? Option.getOrUndefined(exit.value)?.token : undefined
-    if (given === undefined || !sameSecret(given, Redacted.value(token))) {
-      return renderPage(c, { title: "Log in", current: "" }, <LoginPage csrf={c.get("csrf")} error="Wrong token." />, 401)
+    if (given === undefined || !sameSecret(given, Redacted.value(auth.token.value))) {
+      auth.throttle.fail(client)
+      return renderPage(c, loginFrame, <LoginPage csrf={c.get("csrf")} error="Wrong token." />, 401)
     }
-    setCookie(c, SESSION_COOKIE, sessionValue(token), { httpOnly: true, sameSite: "Strict", path: "/" })
+    auth.throttle.pass(client)
+    const previous = c.get("session")
+    if (previous !== undefined) auth.sessions.close(previous)
+    setSessionCookie(auth, c, auth.sessions.open())
     return c.redirect("/", 303)
+  })
+
+  app.post("/logout", (c) => {
+    const session = c.get("session")
+    if (session !== undefined) auth.sessions.close(session)
+    clearSessionCookie(auth, c)
+    return c.redirect(Option.isNone(auth.token) ? "/" : "/login", 303)
   })
 }

@@ -1,8 +1,9 @@
-import { Effect, type Option, type Redacted } from "effect"
+import { Effect } from "effect"
 import { Hono } from "hono"
 import type { BoardActions } from "../BoardActions"
 import type { BoardViews } from "../BoardViews"
 import { actionRoutes } from "./actionRoutes"
+import type { BoardAuth } from "./BoardAuth"
 import type { BoardEnv } from "./BoardEnv"
 import { type LiveDeps, liveRoutes } from "./liveRoutes"
 import { loginRoutes } from "./loginRoutes"
@@ -15,7 +16,7 @@ export interface BoardAppDeps extends Pick<LiveDeps, "fork" | "interval"> {
   readonly actions: BoardActions
   readonly run: RunExit
   readonly redact: (text: string) => string
-  readonly token: Option.Option<Redacted.Redacted<string>>
+  readonly auth: BoardAuth
   /** Read on every request: the port is known only once the server listens. */
   readonly allowedHosts: () => ReadonlySet<string>
 }
@@ -25,10 +26,10 @@ export const makeBoardApp = (deps: BoardAppDeps): Hono<BoardEnv> => {
   const app = new Hono<BoardEnv>()
   app.use(securityHeaders)
   app.use(hostGuard(deps.allowedHosts))
-  app.use(csrfCookie)
-  app.use(authGuard(deps.token))
+  app.use(csrfCookie(deps.auth))
+  app.use(authGuard(deps.auth))
   app.use(originAndCsrfGuard)
-  loginRoutes(app, deps, deps.run)
+  loginRoutes(app, deps.auth, deps.run)
   pageRoutes(app, deps)
   actionRoutes(app, deps)
   liveRoutes(app, deps)

@@ -18,7 +18,7 @@ export const renderPage = async (
   status: ContentfulStatusCode = 200
 ): Promise<Response> => {
   const page = (
-    <Layout title={frame.title} csrf={c.get("csrf")} current={frame.current} {...(frame.live === undefined ? {} : { live: frame.live })}>
+    <Layout title={frame.title} csrf={c.get("csrf")} current={frame.current} loggedIn={c.get("session") !== undefined} {...(frame.live === undefined ? {} : { live: frame.live })}>
       {content}
     </Layout>
   )

@@ -1,11 +1,11 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHash, timingSafeEqual, randomBytes } from "node:crypto"
 import type { Context, MiddlewareHandler } from "hono"
 import { getCookie, setCookie } from "hono/cookie"
 import { Option, Redacted } from "effect"
+import { type BoardAuth, clientOf, overHttps, SESSION_COOKIE } from "./BoardAuth"
 import type { BoardEnv } from "./BoardEnv"
 
 export const CSRF_COOKIE = "usine_csrf"
-export const SESSION_COOKIE = "usine_session"
 export const CSRF_FIELD = "_csrf"
 export const CSRF_HEADER = "x-csrf-token"
 
@@ -13,15 +13,10 @@ const UNSAFE_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DE
 /** Reachable without logging in: the login form itself and the stylesheet and script it loads. */
 const PUBLIC_PATHS = (path: string) => path === "/login" || path.startsWith("/assets/")
 
-export const sameSecret = (a: string, b: string): boolean => {
-  const left = Buffer.from(a)
-  const right = Buffer.from(b)
-  return left.length === right.length && timingSafeEqual(left, right)
-}
+const digest = (text: string) => createHash("sha256").update(text).digest()
 
-/** The login cookie's value: derived from the token, so the token itself never travels in a cookie. */
-export const sessionValue = (token: Redacted.Redacted<string>): string =>
-  createHmac("sha256", Redacted.value(token)).update("usine-board-session").digest("hex")
+/** Compares two secrets through their SHA-256 digests: equal-length buffers, so the time taken leaks no length. */
+export const sameSecret = (a: string, b: string): boolean => timingSafeEqual(digest(a), digest(b))
 
 const forbidden = (c: Context, reason: string) => c.json({ error: "Forbidden", message: reason }, 403)
 
@@ -43,11 +38,11 @@ export const securityHeaders: MiddlewareHandler<BoardEnv> = async (c, next) => {
 }
 
 /** Gives every browser a random CSRF token in an HttpOnly SameSite cookie; pages embed it in their forms. */
-export const csrfCookie: MiddlewareHandler<BoardEnv> = async (c, next) => {
+export const csrfCookie = (auth: BoardAuth): MiddlewareHandler<BoardEnv> => async (c, next) => {
   let token = getCookie(c, CSRF_COOKIE)
   if (token === undefined || !/^[0-9a-f]{64}$/.test(token)) {
     token = randomBytes(32).toString("hex")
-    setCookie(c, CSRF_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/" })
+    setCookie(c, CSRF_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/", secure: overHttps(auth, c) })
   }
   c.set("csrf", token)
   await next()
@@ -56,20 +51,39 @@ export const csrfCookie: MiddlewareHandler<BoardEnv> = async (c, next) => {
 const wantsJson = (c: Context) =>
   c.req.path.startsWith("/api/") || c.req.path === "/events" || (c.req.header("accept") ?? "").includes("application/json")
 
+/** 429 with `Retry-After`: the client sent too many wrong tokens lately. */
+export const tooManyTries = (c: Context, seconds: number) => {
+  c.header("Retry-After", String(seconds))
+  return c.json({ error: "TooManyRequests", message: `too many wrong tokens; try again in ${seconds} s` }, 429)
+}
+
 /**
- * With a token configured, every request but the login form needs it: as `Authorization: Bearer`, or as the session
- * cookie the login form sets. Without one (loopback only) every request passes.
+ * With a token configured, every request but the login form needs it: as `Authorization: Bearer`, or as a live
+ * session from the login form. A wrong bearer counts against the client in the login throttle. Without a token
+ * (loopback only) every request passes.
  */
-export const authGuard = (token: Option.Option<Redacted.Redacted<string>>): MiddlewareHandler<BoardEnv> => async (c, next) => {
+export const authGuard = (auth: BoardAuth): MiddlewareHandler<BoardEnv> => async (c, next) => {
   c.set("bearer", false)
-  if (Option.isNone(token)) return next()
+  c.set("session", undefined)
+  if (Option.isNone(auth.token)) return next()
   const header = c.req.header("authorization")
-  const bearer = header?.startsWith("Bearer ") === true && sameSecret(header.slice(7), Redacted.value(token.value))
+  if (header?.startsWith("Bearer ") === true) {
+    const client = clientOf(auth, c)
+    const wait = auth.throttle.retryAfter(client)
+    if (wait > 0) return tooManyTries(c, wait)
+    if (sameSecret(header.slice(7), Redacted.value(auth.token.value))) {
+      auth.throttle.pass(client)
+      c.set("bearer", true)
+      return next()
+    }
+    auth.throttle.fail(client)
+  }
   const session = getCookie(c, SESSION_COOKIE)
-  if (bearer) c.set("bearer", true)
-  if (bearer || (session !== undefined && sameSecret(session, sessionValue(token.value))) || PUBLIC_PATHS(c.req.path)) {
+  if (session !== undefined && auth.sessions.touch(session)) {
+    c.set("session", session)
     return next()
   }
+  if (PUBLIC_PATHS(c.req.path)) return next()
   if (wantsJson(c)) return c.json({ error: "Unauthorized", message: "log in or send the board token" }, 401)
   return c.redirect("/login", 303)
 }

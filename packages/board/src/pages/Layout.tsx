@@ -1,4 +1,5 @@
 import type { Child, FC } from "hono/jsx"
+import { CSRF_FIELD } from "../BoardServer/security"
 
 export const NAV: ReadonlyArray<readonly [path: string, label: string]> = [
   ["/", "Needs you"],
@@ -13,7 +14,15 @@ export const NAV: ReadonlyArray<readonly [path: string, label: string]> = [
  * The page frame. `live="page"` makes the script reload `<main>` when the ledger changes; the Run page follows its
  * own stream instead. Without JavaScript every page still works and every action is a plain form post.
  */
-export const Layout: FC<{ title: string; csrf: string; current: string; live?: "page" | "run"; children?: Child }> = (props) => (
+export const Layout: FC<{
+  title: string
+  csrf: string
+  current: string
+  live?: "page" | "run"
+  /** The request came with a login session: the nav offers to end it. */
+  loggedIn?: boolean
+  children?: Child
+}> = (props) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />
@@ -31,6 +40,12 @@ export const Layout: FC<{ title: string; csrf: string; current: string; live?: "
             {label}
           </a>
         ))}
+        {props.loggedIn === true ? (
+          <form method="post" action="/logout" class="logout" data-testid="logout">
+            <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
+            <button type="submit">Log out</button>
+          </form>
+        ) : null}
       </nav>
       <div id="flash" data-testid="flash" role="status"></div>
       <main id="main">

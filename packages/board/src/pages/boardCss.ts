@@ -5,6 +5,7 @@ body { margin: 0; }
 nav { display: flex; gap: 1rem; padding: .6rem 1rem; background: #1d1d1f; color: #fff; align-items: baseline; }
 nav a { color: #ddd; text-decoration: none; }
 nav a[aria-current=page] { color: #fff; font-weight: 600; }
+nav form.logout { margin: 0 0 0 auto; }
 main { padding: 1rem; max-width: 80rem; }
 h1 { margin-top: 0; font-size: 1.4rem; }
 h2 { font-size: 1.1rem; }

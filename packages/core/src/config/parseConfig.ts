@@ -1,5 +1,6 @@
 import { Array as Arr, Effect, Either, Order, Schema } from "effect"
 import { type Document, LineCounter, parseDocument } from "yaml"
+import { checkBoard } from "./checkBoard"
 import { checkCombinations } from "./checkCombinations"
 import { checkReferences } from "./checkReferences"
 import { compileLoop } from "./CompiledLoop"
@@ -46,7 +47,7 @@ export const parseConfig = (text: string, options: ParseConfigOptions): Effect.E
     const raw: unknown = document.toJS({ maxAliasCount: 100 })
     const decoded = decodeFile(raw)
     if (Either.isLeft(decoded)) issues.push(...issuesOfParseIssue(decoded.left.issue))
-    issues.push(...checkCombinations(raw), ...checkReferences(raw))
+    issues.push(...checkCombinations(raw), ...checkBoard(raw), ...checkReferences(raw))
     if (issues.length > 0) return Effect.fail(new ConfigInvalid({ file, problems: place(document, lineCounter, issues) }))
     if (Either.isLeft(decoded)) return Effect.die(decoded.left)
     const config = decoded.right
