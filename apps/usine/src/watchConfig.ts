@@ -25,14 +25,17 @@ export const reloadable = (
       secret(running.github.token) !== secret(next.github.token)],
     ["board.listen", running.board.listen.host !== next.board.listen.host || running.board.listen.port !== next.board.listen.port],
     ["board.token", secret(running.board.token) !== secret(next.board.token)],
-    ["board.host_name", running.board.hostName !== next.board.hostName]
+    ["board.host_name", running.board.hostName !== next.board.hostName],
+    ["board.session_idle", !Duration.equals(running.board.sessionIdle, next.board.sessionIdle)],
+    ["board.session_lifetime", !Duration.equals(running.board.sessionLifetime, next.board.sessionLifetime)],
+    ["board.trust_proxy", running.board.trustProxy !== next.board.trustProxy]
   ] as const
   return {
     config: {
       ...next,
       ledger: running.ledger,
       github: running.github,
-      board: { ...next.board, listen: running.board.listen, token: running.board.token, hostName: running.board.hostName }
+      board: { ...running.board, columns: next.board.columns }
     },
     needRestart: differs.filter(([, changed]) => changed).map(([key]) => key)
   }

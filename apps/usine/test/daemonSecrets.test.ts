@@ -5,7 +5,7 @@ import { daemonSecrets, isSecretName } from "../src/daemon/daemonSecrets"
 
 const config = Effect.runSync(parseConfig(`repositories: [acme/widgets]
 board:
-  token: board-token-value
+  token: board-token-value-0123456789abcdef
 agents:
   pi:
     harness: pi
@@ -35,7 +35,7 @@ describe("daemonSecrets", () => {
       }
     })
     assert.deepStrictEqual([...secrets].sort(), [
-      "board-token-value",
+      "board-token-value-0123456789abcdef",
       "github-token-value",
       "hf-fixed-token-value",
       "hunter2hunter2",

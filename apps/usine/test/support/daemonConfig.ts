@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url"
 
 export const REPOSITORY = "acme/widgets"
-export const BOARD_TOKEN = "board-token-for-tests"
+export const BOARD_TOKEN = "board-token-for-tests-0123456789abcdef"
 export const AGENT = fileURLToPath(new URL("../../demo/agent.mjs", import.meta.url))
 export const SAMPLE_REPOSITORY = fileURLToPath(new URL("../../demo/sample-repo", import.meta.url))
 
