@@ -14,6 +14,8 @@ export interface AttemptPolicy {
   readonly maxAttemptMinutes: number | undefined
   readonly stallMinutes: number | undefined
   readonly kind: "issues" | "pull_requests" | "schedule"
+  /** `host:port` endpoints the Loop lets its sandboxes reach (ADR 0054); none when absent. */
+  readonly network?: ReadonlyArray<string>
 }
 
 export interface AttemptRequest {

@@ -16,7 +16,8 @@ export const policyOf = (loop: CompiledLoop): LoopPolicy => ({
     maxChangedFiles: loop.maxChangedFiles,
     maxAttemptMinutes: loop.maxAttemptMinutes,
     stallMinutes: loop.stallMinutes,
-    kind: loop.on
+    kind: loop.on,
+    network: loop.network
   },
   workers: loop.workers,
   budget: loop.budget,

@@ -1,5 +1,5 @@
 import { Either, ParseResult, Schema } from "effect"
-import { EnvName, NonEmptyString } from "./ConfigScalars"
+import { EnvName, NetworkEndpoint, NonEmptyString } from "./ConfigScalars"
 
 export const Harness = Schema.Literal("codex", "claude", "pi", "command")
 export type Harness = typeof Harness.Type
@@ -90,7 +90,13 @@ export const AgentConfig = Schema.Struct({
   command: Schema.optional(CommandLine),
   env: Schema.optionalWith(AgentEnvSchema, { default: () => ({ inherit: [], values: {} }) }),
   /** A model endpoint that replaces the CLI's own provider (`codex` and `pi` only). */
-  provider: Schema.optional(ModelProviderConfig)
+  provider: Schema.optional(ModelProviderConfig),
+  /** Endpoints its sandbox may reach besides its model endpoint (ADR 0054). */
+  network: Schema.optional(Schema.Array(NetworkEndpoint)),
+  /** Host files (login files, `~/` is the Worker's home) its sandbox sees read-only, at the same path. */
+  sandboxReadOnly: Schema.optional(Schema.Array(NonEmptyString)).pipe(
+    Schema.fromKey("sandbox_read_only")
+  )
 }).pipe(
   Schema.filter((agent) =>
     agent.provider === undefined || PROVIDER_HARNESSES.includes(agent.harness)

@@ -20,6 +20,8 @@ interface LoopCommon {
   readonly approval: "required" | "none"
   readonly maxAttemptMinutes: number | undefined
   readonly verify: ReadonlyArray<string>
+  /** `host:port` endpoints its sandboxes may reach. */
+  readonly network: ReadonlyArray<string>
   readonly verifyRounds: number
   readonly forbiddenPaths: ReadonlyArray<string>
   readonly maxChangedFiles: number | undefined
@@ -75,6 +77,7 @@ export const compileLoop = (
     approval: loop.approval,
     maxAttemptMinutes: loop.maxAttemptMinutes,
     verify: loop.verify,
+    network: loop.network,
     verifyRounds: loop.verifyRounds,
     forbiddenPaths: loop.forbiddenPaths,
     maxChangedFiles: loop.maxChangedFiles,

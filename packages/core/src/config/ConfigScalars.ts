@@ -41,6 +41,12 @@ export const EnvName = Schema.String.pipe(
   Schema.annotations({ description: "an environment variable name" })
 )
 
+/** A network endpoint an agent's sandbox may reach, `host:port` (ADR 0054). */
+export const NetworkEndpoint = Schema.String.pipe(
+  Schema.pattern(/^(?=.{1,260}$)[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?:(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$/),
+  Schema.annotations({ description: "a `host:port` endpoint (like `registry.npmjs.org:443`)" })
+)
+
 export const NonEmptyString = Schema.String.pipe(
   Schema.minLength(1),
   Schema.annotations({ description: "a non-empty string" })

@@ -1,6 +1,6 @@
 import { Duration, Either, Schema } from "effect"
 import { CelExpressionFromString, compileCel } from "./CelExpression"
-import { Interval, Name, NonEmptyString, NonNegativeInt, PositiveInt, PositiveMinutes, RepositoryPattern } from "./ConfigScalars"
+import { Interval, Name, NetworkEndpoint, NonEmptyString, NonNegativeInt, PositiveInt, PositiveMinutes, RepositoryPattern } from "./ConfigScalars"
 import { CronPatternString, TimeZone } from "./CronSchedule"
 import { GitHubLogin, TrustMode } from "../trust/TrustPolicy"
 import { LiquidTemplateFromString } from "./LiquidTemplate"
@@ -29,6 +29,8 @@ export const LoopConfig = Schema.Struct({
   tz: Schema.optional(TimeZone),
   maxAttemptMinutes: Schema.optional(PositiveInt).pipe(Schema.fromKey("max_attempt_minutes")),
   verify: Schema.optionalWith(Schema.Array(NonEmptyString), { default: () => [] }),
+  /** Endpoints the agent's and the `verify` commands' sandbox may reach (package registries), ADR 0054. */
+  network: Schema.optionalWith(Schema.Array(NetworkEndpoint), { default: () => [] }),
   verifyRounds: Schema.optionalWith(NonNegativeInt, { default: () => 2 }).pipe(Schema.fromKey("verify_rounds")),
   forbiddenPaths: Schema.optionalWith(Schema.Array(NonEmptyString), { default: () => [".github/workflows/**"] }).pipe(
     Schema.fromKey("forbidden_paths")
@@ -54,7 +56,7 @@ export const LoopConfig = Schema.Struct({
   }).pipe(Schema.fromKey("retry_backoff")),
   /** While this many of the Loop's pull requests are open, it starts no new Run. */
   maxOpenPullRequests: Schema.optional(PositiveInt).pipe(Schema.fromKey("max_open_pull_requests")),
-  /** Who may trigger an issue or pull request Loop (ADR 0032); `anyone` is warned about at startup. */
+  /** Who may trigger an issue or pull request Loop (ADR 0032, 0055); `anyone` is warned about at startup. */
   trust: Schema.optionalWith(TrustMode, { default: () => "collaborators" as const }),
   /** Logins trusted whatever their access, bots included (`renovate[bot]`). */
   trustedAuthors: Schema.optionalWith(Schema.Array(GitHubLogin), { default: () => [] }).pipe(

@@ -1,6 +1,10 @@
 import { Schema } from "effect"
 import { Name, NonEmptyString, PositiveInt } from "./ConfigScalars"
 
+/** `bubblewrap`: every agent and `verify` command in its own namespaces; `none`: as the daemon's user, unconfined. */
+export const WorkerSandbox = Schema.Literal("bubblewrap", "none")
+export type WorkerSandbox = typeof WorkerSandbox.Type
+
 /** A machine that runs Attempts: this one, or one reached over ssh. */
 export const WorkerConfig = Schema.Struct({
   type: Schema.optionalWith(Schema.Literal("local", "ssh"), { default: () => "local" as const }),
@@ -12,6 +16,8 @@ export const WorkerConfig = Schema.Struct({
   /** Where workspaces live on that machine; `~` is that machine's home. */
   root: Schema.optionalWith(NonEmptyString, { default: () => "~/.usine/workspaces" }),
   /** The Agents this Worker can run; absent means all. */
-  agents: Schema.optional(Schema.Array(Name))
+  agents: Schema.optional(Schema.Array(Name)),
+  /** How agents and `verify` commands are confined on it (ADR 0054); `none` is warned at every start. */
+  sandbox: Schema.optionalWith(WorkerSandbox, { default: () => "bubblewrap" as const })
 })
 export type WorkerConfig = typeof WorkerConfig.Type

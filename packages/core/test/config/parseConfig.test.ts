@@ -54,7 +54,9 @@ describe("parseConfig", () => {
       assert.strictEqual(config.ledger, ".usine/ledger.db")
       assert.strictEqual(config.github.apiUrl, "https://api.github.com")
       assert.deepStrictEqual(config.board.listen, { host: "127.0.0.1", port: 8787 })
-      assert.deepStrictEqual(config.workers, { local: { type: "local", maxConcurrentAttempts: 1, root: "~/.usine/workspaces" } })
+      assert.deepStrictEqual(config.workers, {
+        local: { type: "local", maxConcurrentAttempts: 1, root: "~/.usine/workspaces", sandbox: "bubblewrap" }
+      })
     })
   )
 
