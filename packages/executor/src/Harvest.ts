@@ -6,14 +6,16 @@ import type { AttemptPolicy } from "@usine/engine/Executor"
 import { guardFailure, runGuards } from "./guards/runGuards"
 import type { TransportError } from "./WorkerTransport"
 import type { GitCommandFailed } from "./Workspace/errors"
-import { isTransient, type WorktreeGit } from "./Harvest/worktreeGit"
+import { type AttemptGit, isTransient } from "./Harvest/attemptGit"
+import { GITLINK_MODE, LINK_MODE } from "./Harvest/parseRawChanges"
+import type { LinkEntry } from "./guards/LinkEntries"
 import { verificationSection } from "./Harvest/verificationSection"
 import type { BeginEntry, VerifyEntry } from "./LocalExecutor/AttemptJournal"
 import type { PullRequestCallFailed, PullRequests } from "./PullRequests"
 import type { RedactorService } from "./Redactor"
 
 export interface HarvestInput {
-  readonly git: WorktreeGit
+  readonly git: AttemptGit
   readonly pullRequests: PullRequests["Type"]
   readonly redactor: RedactorService
   readonly begin: BeginEntry
@@ -46,19 +48,32 @@ const pushFailure = (redactor: RedactorService, branch: string, ownBranch: boole
 
 const itemName = (run: HarvestInput["run"]) => (run.number === undefined ? "a scheduled run" : `#${run.number}`)
 
-/** Commits the agent's leftovers, then lists its commits and the diff against where the change branches off. */
+/**
+ * Brings the agent's commits and what it left uncommitted into the daemon's harvest repository (read as data,
+ * ADR 0053), then lists its commits against where the change branches off.
+ */
 export const collectWork = Effect.fn("Harvest.collect")(function* (input: {
-  readonly git: WorktreeGit
+  readonly git: AttemptGit
   readonly begin: Pick<BeginEntry, "baseSha">
   /** The message of the commit that takes what the agent left uncommitted. */
   readonly message: string
 }) {
   const { git } = input
-  yield* git.commitAll(input.message)
-  const head = yield* git.revParse("HEAD")
+  const head = yield* git.collect(input.message)
   const base = yield* git.mergeBase(input.begin.baseSha, head)
   const commits = yield* git.commitsSince(base, head)
   return { head, base, commits }
+})
+
+/** What the guards read of a change: its diff with every file as text, and the links and submodules it adds. */
+export const changeOf = Effect.fn("Harvest.changeOf")(function* (git: AttemptGit, base: string, head: string) {
+  const diff = yield* git.diff(base, head)
+  const links: Array<LinkEntry> = []
+  for (const change of yield* git.rawChanges(base, head)) {
+    if (change.newMode === GITLINK_MODE) links.push({ kind: "gitlink", path: change.path })
+    if (change.newMode === LINK_MODE) links.push({ kind: "symlink", path: change.path, target: yield* git.blob(change.newSha) })
+  }
+  return { diff, links }
 })
 
 /**
@@ -73,20 +88,23 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
   const { begin, git, pullRequests, redactor, run } = input
   const message = `${run.loop}: work on ${itemName(run)}\n\nCommitted by usine for the agent (Run ${run.id}, Attempt ${input.attemptNumber}).`
   const { commits, head, base } = yield* collectWork({ git, begin, message }).pipe(
-    Effect.catchTag("GitCommandFailed", (error) =>
-      Effect.fail(new InfraFailure({ reason: "reading the agent's work with git failed", evidence: redactor.redact(error.message) }))
-    )
+    Effect.catchTags({
+      GitCommandFailed: (error) =>
+        Effect.fail(new InfraFailure({ reason: "reading the agent's work with git failed", evidence: redactor.redact(error.message) })),
+      AgentWorkUnreadable: (error) =>
+        Effect.fail(new AgentFailure({ reason: `usine refused to read the agent's work: ${error.reason}`, evidence: "nothing was pushed" }))
+    })
   )
   if (commits.length === 0) {
     if (input.policy.kind === "schedule") return { commits: [], summary: "the agent made no change; nothing to push" }
     return yield* new AgentFailure({ reason: "the agent made no change", evidence: `no commit on top of ${base.slice(0, 8)}` })
   }
-  const diff = yield* git.diff(base, head).pipe(
+  const change = yield* changeOf(git, base, head).pipe(
     Effect.catchTag("GitCommandFailed", (error) =>
       Effect.fail(new InfraFailure({ reason: "computing the diff failed", evidence: redactor.redact(error.message) }))
     )
   )
-  const guards = runGuards(diff, input.policy, redactor)
+  const guards = runGuards(change, input.policy, redactor)
   if (!guards.ok) return yield* guardFailure(guards.violations)
   // The figures only inform the operator: without them the change still goes out.
   const changes = yield* git.numstat(base, head).pipe(
@@ -119,7 +137,7 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
   )
   if (!Option.contains(remote, head)) {
     yield* git
-      .push(begin.pushBranch, ownBranch ? { lease: begin.leaseSha } : {})
+      .push(head, begin.pushBranch, { lease: ownBranch ? begin.leaseSha : begin.baseSha })
       .pipe(Effect.catchTag("GitCommandFailed", (error) => Effect.fail(pushFailure(redactor, begin.pushBranch, ownBranch)(error))))
   }
   const pushed = `pushed ${commits.length} commit${commits.length === 1 ? "" : "s"} to ${begin.pushBranch}`
@@ -134,7 +152,7 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
     }
   }
   const subjects = yield* git
-    .git(["log", "--reverse", "--format=%h %s", `${base}..${head}`])
+    .log(["--reverse", "--format=%h %s", `${base}..${head}`])
     .pipe(Effect.orElseSucceed(() => ""))
   const pull = yield* asFailure(
     pullRequests.ensure({

@@ -1,8 +1,9 @@
 import { Data, Effect, Option } from "effect"
 import { runGuards } from "./guards/runGuards"
-import { collectWork } from "./Harvest"
+import { changeOf, collectWork } from "./Harvest"
+import type { AttemptGit } from "./Harvest/attemptGit"
 import { salvageBranchName, salvageLocalPrefix, salvageLocalRef, salvagePrefix } from "./Harvest/branchName"
-import type { WorktreeGit } from "./Harvest/worktreeGit"
+import type { MirrorGit } from "./Workspace/mirrorGit"
 import type { BeginEntry } from "./LocalExecutor/AttemptJournal"
 import type { RedactorService } from "./Redactor"
 
@@ -12,13 +13,16 @@ export type Salvaged = Data.TaggedEnum<{
   Saved: { readonly branch: string; readonly commits: number }
   /** No commit and no change on top of the base: nothing to keep. */
   Nothing: {}
-  /** A guard objected (a secret, a workflow): pushing it anywhere on GitHub would do the harm the guard prevents. */
+  /**
+   * A guard objected (a secret, a workflow): pushing it anywhere on GitHub would do the harm the guard prevents.
+   * Or the agent's git data was not what usine made, and was not read.
+   */
   Refused: { readonly evidence: string }
 }>
 export const Salvaged = Data.taggedEnum<Salvaged>()
 
 export interface SalvageInput {
-  readonly git: WorktreeGit
+  readonly git: AttemptGit
   readonly redactor: RedactorService
   /** What the Attempt's commits are measured against: its journal's begin entry, or the worktree's base. */
   readonly begin: Pick<BeginEntry, "baseSha" | "forbiddenPaths">
@@ -36,22 +40,27 @@ export interface SalvageInput {
  */
 export const salvage = Effect.fn("Salvage.salvage")(function* (input: SalvageInput) {
   const { git } = input
-  const work = yield* collectWork({
+  const collected = yield* collectWork({
     git,
     begin: input.begin,
     message: `usine: salvaged work of Run ${input.runId}, Attempt ${input.attemptNumber}`
-  })
+  }).pipe(
+    Effect.map((work) => ({ work })),
+    Effect.catchTag("AgentWorkUnreadable", (error) => Effect.succeed({ refused: error.reason }))
+  )
+  if ("refused" in collected) return Salvaged.Refused({ evidence: collected.refused })
+  const { work } = collected
   if (work.commits.length === 0) return Salvaged.Nothing()
-  const diff = yield* git.diff(work.base, work.head)
-  const guards = runGuards(diff, { forbiddenPaths: input.begin.forbiddenPaths, maxChangedFiles: undefined }, input.redactor)
+  const change = yield* changeOf(git, work.base, work.head)
+  const guards = runGuards(change, { forbiddenPaths: input.begin.forbiddenPaths, maxChangedFiles: undefined }, input.redactor)
   if (!guards.ok) {
     return Salvaged.Refused({ evidence: guards.violations.map((v) => `${v.guard}: ${v.path ?? ""} ${v.detail}`).join("\n") })
   }
   const branch = salvageBranchName(input.runId, input.attemptNumber)
   const local = salvageLocalRef(input.runId, input.attemptNumber)
-  yield* git.setRef(local)
-  yield* git.push(branch, { force: true })
-  yield* git.deleteRef(local).pipe(Effect.ignoreLogged)
+  yield* git.keepInMirror(local)
+  yield* git.push(work.head, branch, { force: true })
+  yield* git.mirror.deleteRef(local).pipe(Effect.ignoreLogged)
   return Salvaged.Saved({ branch, commits: work.commits.length })
 })
 
@@ -60,7 +69,7 @@ export const salvage = Effect.fn("Salvage.salvage")(function* (input: SalvageInp
  * the mirror just fetched from GitHub and the local salvage refs whose push did not happen (`branch` is then the
  * full ref). For the same Attempt the local ref wins: it is only left when its push failed.
  */
-export const newestSalvage = Effect.fn("Salvage.newest")(function* (git: WorktreeGit, runId: string) {
+export const newestSalvage = Effect.fn("Salvage.newest")(function* (git: MirrorGit, runId: string) {
   const prefix = salvagePrefix(runId)
   const localPrefix = salvageLocalPrefix(runId)
   const pushed = (yield* git.branches(prefix)).map((entry) => ({ ...entry, attempt: Number(entry.branch.slice(prefix.length)), local: false }))

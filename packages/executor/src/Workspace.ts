@@ -1,8 +1,10 @@
-import { Effect, Either, Option, Redacted, Ref, Schema } from "effect"
+import { Effect, Either, type Redacted, Ref, Schema } from "effect"
 import * as path from "node:path/posix"
 import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
 import { GitCommandFailed, UnsafeWorkspacePath, WorkspaceExists } from "./Workspace/errors"
-import { gitAskPass } from "./Workspace/gitAskPass"
+import { harvestRepoOf } from "./Harvest/attemptGit"
+import { AGENT_IDENTITY } from "./Harvest/attemptGit"
+import { type MirrorGit, mirrorGit } from "./Workspace/mirrorGit"
 import { runGit } from "./Workspace/runGit"
 import { attemptFolderName, contained, mirrorFolderName } from "./Workspace/WorkspacePaths"
 import { WorkspaceRecord, WorkspaceRecordJson } from "./Workspace/WorkspaceRecord"
@@ -18,15 +20,20 @@ export interface WorkspaceRequest {
   readonly ref: string
 }
 
-export interface AttemptWorkspace {
+export interface AttemptWorkspace<A = void> {
   readonly record: WorkspaceRecord
   /** `attempts/<id>/`: stream, exit status, harness files. */
   readonly attemptDir: string
-  /** `attempts/<id>/worktree`: the agent's working directory, detached at `record.baseSha`. */
+  /** `attempts/<id>/worktree`: the agent's own clone, detached at the planned start. */
   readonly worktree: string
   /** Leave the worktree and the folder when the scope closes: a detached live session still works in them. */
   readonly keep: Effect.Effect<void>
+  /** What the plan decided besides the start. */
+  readonly plan: A
 }
+
+/** Where an Attempt starts, decided from the fetched mirror and the base, with anything else the caller keeps. */
+export type StartPlan<A, E> = (mirror: MirrorGit, baseSha: string) => Effect.Effect<{ readonly startSha: string; readonly value: A }, E>
 
 export type WorkspaceError = TransportError | GitCommandFailed | UnsafeWorkspacePath | WorkspaceExists
 
@@ -48,9 +55,15 @@ const withoutCredentials = (cloneUrl: string): Either.Either<string, UnsafeWorks
     : Either.right(cloneUrl)
 }
 
+/** The default plan: start at the base. */
+const startAtBase: StartPlan<void, never> = (_, baseSha) => Effect.succeed({ startSha: baseSha, value: undefined })
+
 /**
- * Checkouts under one Worker root (ADR 0016): `mirrors/<owner>__<name>.git`, a bare mirror fetched on every use,
- * and `attempts/<id>/worktree`, a detached worktree per Attempt. Every path is checked to stay in the root.
+ * Checkouts under one Worker root (ADR 0016, ADR 0053): `mirrors/<owner>__<name>.git`, a bare mirror only the
+ * daemon writes, fetched on every use; `attempts/<id>/worktree`, the agent's own clone of it (its own `.git`,
+ * objects borrowed from the mirror), so nothing an agent writes there changes what the mirror or another Attempt
+ * sees; and `harvest/<id>.git`, where the daemon reads the agent's work back (see `attemptGit`). Every path is
+ * checked to stay in the root.
  */
 export const make = (options: {
   readonly transport: WorkerTransportShape
@@ -61,8 +74,8 @@ export const make = (options: {
     const { transport } = options
     yield* transport.makeDirectory(options.root)
     const root = yield* transport.realPath(options.root)
-    const git = (args: ReadonlyArray<string>, env?: Readonly<Record<string, string>>) =>
-      runGit(transport, args, { timeoutMs: options.gitTimeoutMs ?? 600_000, ...(env === undefined ? {} : { env }) })
+    const timeoutMs = options.gitTimeoutMs ?? 600_000
+    const git = (args: ReadonlyArray<string>) => runGit(transport, args, { timeoutMs })
     // Two Attempts of one repository must not fetch into the same mirror at once (git's ref locks).
     const locks = new Map<string, Effect.Semaphore>()
     const lockOf = (mirror: string) =>
@@ -80,89 +93,78 @@ export const make = (options: {
       return { folder, attemptDir, worktree: path.join(attemptDir, "worktree") }
     })
 
-    /** Fetches the mirror (creating it the first time) and resolves the ref to a commit. */
-    const refresh = Effect.fn("Workspace.refresh")(function* (
-      request: WorkspaceRequest,
-      mirror: string,
+    /** The mirror of a repository, for the daemon's own reads and fetches. */
+    const mirrorOf = Effect.fn("Workspace.mirrorOf")(function* (
+      repository: string,
       cloneUrl: string,
-      ref: string
+      token: Redacted.Redacted<string> | undefined
     ) {
-      return yield* Effect.scoped(
-        Effect.gen(function* () {
-          const env = request.token === undefined ? {} : yield* gitAskPass(transport, root, request.token)
-          if (Option.isNone(yield* transport.readFile(path.join(mirror, "HEAD"), { maxBytes: 0 }))) {
-            yield* transport.makeDirectory(mirror)
-            yield* git(["init", "--quiet", "--bare", mirror])
-            yield* git(["-C", mirror, "config", "remote.origin.fetch", "+refs/heads/*:refs/heads/*"])
-          }
-          yield* git(["-C", mirror, "config", "remote.origin.url", cloneUrl])
-          yield* git(["-C", mirror, "fetch", "--quiet", "--prune", "--no-tags", "origin"], env)
-          if (ref.startsWith("refs/") && !ref.startsWith("refs/heads/")) {
-            yield* git(["-C", mirror, "fetch", "--quiet", "--no-tags", "origin", `+${ref}:${ref}`], env)
-          }
-          const sha = yield* git(["-C", mirror, "rev-parse", "--verify", "--quiet", `${ref}^{commit}`])
-          return sha.trim()
-        })
-      )
+      const mirror = yield* contained(transport, root, ["mirrors", yield* mirrorFolderName(repository)])
+      return mirrorGit({ transport, root, mirror, cloneUrl: yield* withoutCredentials(cloneUrl), token, timeoutMs })
     })
 
-    /** Removes an Attempt's worktree (unregistering it from its mirror) and its folder. */
+    /** Removes an Attempt's folder (worktree included) and its harvest repository. */
     const remove = Effect.fn("Workspace.remove")(function* (attemptDir: string) {
-      const stored = yield* transport.readFile(path.join(attemptDir, "workspace.json"))
-      const record = Option.flatMap(stored, (bytes) =>
-        Schema.decodeUnknownOption(WorkspaceRecordJson)(Buffer.from(bytes).toString("utf8"))
-      )
-      if (Option.isSome(record)) {
-        const { mirror, worktree } = record.value
-        yield* git(["-C", mirror, "worktree", "remove", "--force", worktree]).pipe(Effect.ignore)
-        yield* transport.remove(attemptDir)
-        yield* git(["-C", mirror, "worktree", "prune"]).pipe(Effect.ignore)
-      } else {
-        yield* transport.remove(attemptDir)
-      }
+      yield* transport.remove(attemptDir)
+      yield* transport.remove(harvestRepoOf(root, attemptDir))
     })
+
+    /** The agent's clone at `sha`: made by the daemon before any agent runs, with an identity to commit under. */
+    const cloneFor = (mirror: string, worktree: string, sha: string) =>
+      Effect.gen(function* () {
+        yield* git(["clone", "--quiet", "--shared", "--no-checkout", "--no-hardlinks", mirror, worktree])
+        yield* git(["-C", worktree, "config", "user.name", AGENT_IDENTITY.name])
+        yield* git(["-C", worktree, "config", "user.email", AGENT_IDENTITY.email])
+        yield* git(["-C", worktree, "checkout", "--quiet", "--detach", sha])
+      })
 
     /**
-     * Creates the Attempt's folder and worktree at the request's ref; the scope's end removes both unless
+     * Creates the Attempt's folder and its clone: the mirror is refreshed, the request's ref resolved to the base,
+     * and `plan` picks the start (the base, or the work of an earlier Attempt). The scope's end removes both unless
      * `keep` ran. An Attempt that already has a folder is refused, never reused.
      */
-    const acquire = Effect.fn("Workspace.acquire")(function* (request: WorkspaceRequest) {
-      const cloneUrl = yield* withoutCredentials(request.cloneUrl)
-      const ref = yield* qualifiedRef(request.ref)
-      const { folder, attemptDir, worktree } = yield* attemptPaths(request.attemptId)
-      const mirror = yield* contained(transport, root, ["mirrors", yield* mirrorFolderName(request.repository)])
-      const existing = yield* transport.listDirectory(path.join(root, "attempts"))
-      if (existing.includes(folder)) {
-        return yield* new WorkspaceExists({ attemptId: request.attemptId, path: attemptDir })
-      }
-      const kept = yield* Ref.make(false)
-      yield* Effect.acquireRelease(transport.makeDirectory(attemptDir), () =>
-        Effect.unlessEffect(remove(attemptDir).pipe(Effect.ignoreLogged), Ref.get(kept))
-      )
-      const lock = yield* lockOf(mirror)
-      const baseSha = yield* lock.withPermits(1)(
-        Effect.gen(function* () {
-          const sha = yield* refresh(request, mirror, cloneUrl, ref)
-          yield* git(["-C", mirror, "worktree", "add", "--quiet", "--detach", worktree, sha])
-          return sha
+    const acquire = <A = void, E = never>(request: WorkspaceRequest, plan: StartPlan<A, E> = startAtBase as unknown as StartPlan<A, E>) =>
+      Effect.gen(function* () {
+        const ref = yield* qualifiedRef(request.ref)
+        const { folder, attemptDir, worktree } = yield* attemptPaths(request.attemptId)
+        const mirror = yield* mirrorOf(request.repository, request.cloneUrl, request.token)
+        const existing = yield* transport.listDirectory(path.join(root, "attempts"))
+        if (existing.includes(folder)) {
+          return yield* new WorkspaceExists({ attemptId: request.attemptId, path: attemptDir })
+        }
+        const kept = yield* Ref.make(false)
+        yield* Effect.acquireRelease(transport.makeDirectory(attemptDir), () =>
+          Effect.unlessEffect(remove(attemptDir).pipe(Effect.ignoreLogged), Ref.get(kept))
+        )
+        const lock = yield* lockOf(mirror.mirror)
+        const { baseSha, planned } = yield* lock.withPermits(1)(
+          Effect.gen(function* () {
+            yield* mirror.ensure()
+            yield* mirror.fetch(ref)
+            const baseSha = yield* mirror.revParse(ref)
+            const planned = yield* plan(mirror, baseSha)
+            return { baseSha, planned }
+          })
+        )
+        // Outside the lock: a fetch never deletes objects (no gc runs in a mirror), so the start stays readable.
+        yield* cloneFor(mirror.mirror, worktree, planned.startSha)
+        const record = new WorkspaceRecord({
+          attemptId: request.attemptId,
+          repository: request.repository,
+          mirror: mirror.mirror,
+          worktree,
+          ref: request.ref,
+          baseSha
         })
-      )
-      const record = new WorkspaceRecord({
-        attemptId: request.attemptId,
-        repository: request.repository,
-        mirror,
-        worktree,
-        ref: request.ref,
-        baseSha
-      })
-      yield* transport.writeFile(path.join(attemptDir, "workspace.json"), Schema.encodeSync(WorkspaceRecordJson)(record))
-      return { record, attemptDir, worktree, keep: Ref.set(kept, true) } satisfies AttemptWorkspace
-    })
+        yield* transport.writeFile(path.join(attemptDir, "workspace.json"), Schema.encodeSync(WorkspaceRecordJson)(record))
+        return { record, attemptDir, worktree, keep: Ref.set(kept, true), plan: planned.value } satisfies AttemptWorkspace<A>
+      }).pipe(Effect.withSpan("Workspace.acquire"))
 
     return {
       /** The Worker root this workspace lives in. */
       root,
       acquire,
+      mirrorOf,
       /** The folder and worktree paths of an Attempt, checked, without creating anything (reattach). */
       locate: attemptPaths,
       remove,

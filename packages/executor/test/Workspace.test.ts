@@ -159,7 +159,9 @@ describe("Workspace", () => {
       assert.strictEqual(read(path.join(attempt.worktree, "README")), "main\n")
       const mirror = path.join(root, "mirrors", "acme__widgets.git")
       assert.notInclude(read(path.join(mirror, "config")), token)
-      assert.include(read(path.join(mirror, "config")), cloneUrl)
+      assert.notInclude(read(path.join(mirror, "config")), cloneUrl, "the mirror has no remote an agent could repoint")
+      assert.notInclude(read(path.join(attempt.worktree, ".git", "config")), token)
+      assert.notInclude(read(path.join(attempt.worktree, ".git", "config")), cloneUrl, "the agent's clone knows only the mirror")
       assert.deepStrictEqual(fs.readdirSync(path.join(root, "credentials")), [], "the lent token is gone")
 
       const refused = yield* workspace

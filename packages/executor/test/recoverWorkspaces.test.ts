@@ -6,7 +6,7 @@ import * as DurableSession from "../src/DurableSession"
 import * as LocalTransport from "../src/LocalTransport"
 import { type LeftWorkspace, recoverWorkspaces } from "../src/recoverWorkspaces"
 import * as Workspace from "../src/Workspace"
-import { git, makeOrigin } from "./gitOrigin"
+import { makeOrigin } from "./gitOrigin"
 import { scopedTempDir } from "./scopedTempDir"
 
 const transport = LocalTransport.make()
@@ -66,10 +66,9 @@ describe("recoverWorkspaces", () => {
       assert.isFalse(fs.existsSync(ended.attemptDir))
       assert.isFalse(fs.existsSync(neverStarted.attemptDir))
       assert.isTrue(fs.existsSync(unlucky.worktree))
-      const registered = git(path.join(root, "mirrors", "acme__widgets.git"), "worktree", "list")
-      assert.include(registered, live.worktree)
-      assert.notInclude(registered, ended.worktree)
-      assert.notInclude(registered, neverStarted.worktree)
+      // Attempts are clones of the mirror, not its worktrees: the mirror keeps nothing of theirs (ADR 0053).
+      assert.isFalse(fs.existsSync(path.join(root, "mirrors", "acme__widgets.git", "worktrees")))
+      assert.isTrue(fs.existsSync(path.join(live.worktree, ".git", "HEAD")), "the live Attempt's own .git stays")
     }))
 
   it.scopedLive("keeps a folder whose live session is in turn-1/ (the executor's layout) or was never recorded", () =>

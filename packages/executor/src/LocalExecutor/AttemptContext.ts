@@ -1,4 +1,4 @@
-import { type Duration, Effect, Option, type Redacted, type Schedule, Schema } from "effect"
+import { type Duration, Effect, Either, Option, type Redacted, type Schedule, Schema } from "effect"
 import * as path from "node:path/posix"
 import type { AgentConfig } from "@usine/core/config/AgentConfig"
 import type { AttemptRequest } from "@usine/engine/Executor"
@@ -6,11 +6,12 @@ import type * as DurableSession from "../DurableSession"
 import { SessionRecord } from "../DurableSession/SessionRecord"
 import { sessionFiles } from "../DurableSession/sessionFiles"
 import type { Harness } from "../harness/Harness"
-import { worktreeGit } from "../Harvest/worktreeGit"
+import { attemptGit, harvestRepoOf } from "../Harvest/attemptGit"
 import type { PullRequests } from "../PullRequests"
 import type { RedactorService } from "../Redactor"
 import type { WorkerTransportShape } from "../WorkerTransport"
 import type * as Workspace from "../Workspace"
+import { mirrorFolderName } from "../Workspace/WorkspacePaths"
 import type { AttemptJournal } from "./AttemptJournal"
 import type { TranscriptCursor } from "./TranscriptCursor"
 
@@ -55,11 +56,29 @@ export const turnDir = (attemptDir: string, turn: number): string => path.join(a
 /** Where `intervene` drops operator messages for the follower to place in the transcript. */
 export const operatorDir = (attemptDir: string): string => path.join(attemptDir, "operator")
 
-export const gitOf = (ctx: { readonly worker: WorkerHandle; readonly settings: ExecutorSettings; readonly worktree: string }) =>
-  worktreeGit({
+/** The daemon's git for an Attempt: its mirror, its harvest repository, the agent's worktree read as data. */
+export const gitOf = (ctx: {
+  readonly worker: WorkerHandle
+  readonly settings: ExecutorSettings
+  readonly repository: string
+  /** The mirror's path when a record names it; else the Worker root's mirror of the repository. */
+  readonly mirror?: string
+  readonly attemptDir: string
+  readonly worktree: string
+}) =>
+  attemptGit({
     transport: ctx.worker.transport,
-    worktree: ctx.worktree,
     root: ctx.worker.workspace.root,
+    mirror:
+      ctx.mirror ??
+      path.join(
+        ctx.worker.workspace.root,
+        "mirrors",
+        Either.getOrThrowWith(mirrorFolderName(ctx.repository), (error) => new Error(error.message))
+      ),
+    worktree: ctx.worktree,
+    harvestRepo: harvestRepoOf(ctx.worker.workspace.root, ctx.attemptDir),
+    cloneUrl: ctx.settings.cloneUrl(ctx.repository),
     token: ctx.settings.token
   })
 
@@ -81,3 +100,7 @@ export const turnSessions = (transport: WorkerTransportShape, attemptDir: string
     const records = yield* Effect.forEach(names, (name) => turnSession(transport, path.join(attemptDir, name)))
     return records.flatMap(Option.toArray)
   })
+
+/** The daemon's git for the Attempt in hand. */
+export const gitOfAttempt = (ctx: AttemptContext) =>
+  gitOf({ worker: ctx.worker, settings: ctx.settings, repository: ctx.request.run.repository, attemptDir: ctx.attemptDir, worktree: ctx.worktree })

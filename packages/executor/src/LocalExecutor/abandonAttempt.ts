@@ -2,11 +2,10 @@ import { Effect, Option, Schema } from "effect"
 import * as path from "node:path/posix"
 import { AttemptId, parseAttemptId } from "@usine/core/ids/AttemptId"
 import { DEFAULT_FORBIDDEN_PATHS } from "../guards/ForbiddenPaths"
-import { worktreeGit } from "../Harvest/worktreeGit"
 import { salvage, Salvaged } from "../Salvage"
 import { WorkspaceRecordJson } from "../Workspace/WorkspaceRecord"
 import { type BeginEntry, type JournalEntry, readJournal } from "./AttemptJournal"
-import { type ExecutorSettings, turnSessions, type WorkerHandle } from "./AttemptContext"
+import { type ExecutorSettings, gitOf, turnSessions, type WorkerHandle } from "./AttemptContext"
 
 /**
  * Ends what is left of an Attempt that will not finish (canceled, or left by an earlier process): stops every
@@ -31,11 +30,13 @@ export const abandonAttempt = Effect.fn("LocalExecutor.abandon")(function* (
   const begin = entries.find((e): e is BeginEntry => e._tag === "begin")
   const { number, runId } = parseAttemptId(AttemptId(workspace.value.attemptId))
   return yield* salvage({
-    git: worktreeGit({
-      transport: worker.transport,
-      worktree: workspace.value.worktree,
-      root: worker.workspace.root,
-      token: settings.token
+    git: gitOf({
+      worker,
+      settings,
+      repository: workspace.value.repository,
+      mirror: workspace.value.mirror,
+      attemptDir,
+      worktree: workspace.value.worktree
     }),
     redactor: settings.redactor,
     begin: begin ?? { baseSha: workspace.value.baseSha, forbiddenPaths: DEFAULT_FORBIDDEN_PATHS },

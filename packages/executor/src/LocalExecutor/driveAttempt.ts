@@ -6,7 +6,7 @@ import { salvage, Salvaged } from "../Salvage"
 import { runVerifyRound, verifyEvidence, verifyFeedback } from "../Verify"
 import type { TransportError } from "../WorkerTransport"
 import { type BeginEntry, type JournalEntry, OutcomeEntry, type SalvageResult, TurnEntry, type VerifyEntry } from "./AttemptJournal"
-import { type AttemptContext, gitOf } from "./AttemptContext"
+import { type AttemptContext, gitOfAttempt } from "./AttemptContext"
 import { journalRows } from "./journalRows"
 import { retryHarvest } from "./retryHarvest"
 import { runTurn } from "./runTurn"
@@ -19,7 +19,7 @@ const failed = (failure: AttemptFailure) => new AttemptFailed({ failure })
  */
 const salvageNote = (ctx: AttemptContext, begin: BeginEntry): Effect.Effect<{ readonly note: string; readonly salvage: SalvageResult }> =>
   salvage({
-    git: gitOf(ctx),
+    git: gitOfAttempt(ctx),
     redactor: ctx.settings.redactor,
     begin,
     runId: ctx.request.run.id,
@@ -139,7 +139,7 @@ export const driveAttempt = Effect.fn("LocalExecutor.drive")(function* (ctx: Att
   }
   const verification = journal.entries().filter((e): e is VerifyEntry => e._tag === "verify")
   const harvested = harvest({
-    git: gitOf(ctx),
+    git: gitOfAttempt(ctx),
     pullRequests: ctx.settings.pullRequests,
     redactor: ctx.settings.redactor,
     begin: begin.value,

@@ -9,8 +9,9 @@ import { missingCapabilityFailure, probeWorker } from "../probeWorker"
 import { newestSalvage } from "../Salvage"
 import type { TransportError } from "../WorkerTransport"
 import type { GitCommandFailed, UnsafeWorkspacePath, WorkspaceExists } from "../Workspace/errors"
+import type { MirrorGit } from "../Workspace/mirrorGit"
 import { BeginEntry, openJournal } from "./AttemptJournal"
-import { type ExecutorSettings, gitOf, turnDir, type WorkerHandle } from "./AttemptContext"
+import { type ExecutorSettings, turnDir, type WorkerHandle } from "./AttemptContext"
 import { salvageEarlierAttempts } from "./salvageEarlierAttempts"
 
 const asFailure = (error: TransportError | GitCommandFailed | UnsafeWorkspacePath | WorkspaceExists): AttemptFailure => {
@@ -84,15 +85,34 @@ export const prepareAttempt = Effect.fn("LocalExecutor.prepare")(function* (inpu
   // Before the mirror's fetch, so that work pushed now is among the salvage branches it brings.
   if (attempt.number > 1) yield* salvageEarlierAttempts(settings, worker, attempt)
   const target = yield* targets(settings, request)
+  const ownBranch = target.pullRequest === undefined
+  // Decided from the fetched mirror, before the agent's clone exists: the clone starts there.
+  const plan = (mirror: MirrorGit, baseSha: string) =>
+    Effect.gen(function* () {
+      const existing = yield* mirror.revParse(`refs/heads/${target.pushBranch}`).pipe(Effect.option)
+      const salvaged = attempt.number > 1 ? yield* newestSalvage(mirror, run.id) : Option.none()
+      // On a pull request's branch, only work built on its current head can be pushed back.
+      const usable =
+        ownBranch || Option.isNone(salvaged) || (yield* mirror.isAncestor(baseSha, salvaged.value.sha)) ? salvaged : Option.none()
+      const resume = Option.isSome(usable)
+        ? Option.some({ ref: usable.value.branch, sha: usable.value.sha })
+        : ownBranch && attempt.number > 1
+        ? Option.map(existing, (sha) => ({ ref: target.pushBranch, sha }))
+        : Option.none()
+      return { startSha: Option.match(resume, { onNone: () => baseSha, onSome: (r) => r.sha }), value: { existing, resume } }
+    })
   const workspace = yield* Effect.scoped(
     worker.workspace
-      .acquire({
-        attemptId: attempt.id,
-        repository: run.repository,
-        cloneUrl: settings.cloneUrl(run.repository),
-        token: settings.token,
-        ref: target.startRef
-      })
+      .acquire(
+        {
+          attemptId: attempt.id,
+          repository: run.repository,
+          cloneUrl: settings.cloneUrl(run.repository),
+          token: settings.token,
+          ref: target.startRef
+        },
+        plan
+      )
       .pipe(Effect.tap((ws) => ws.keep))
   ).pipe(
     // The remembered default branch may be gone (renamed on GitHub): the next Attempt reads it again (ADR 0051).
@@ -103,20 +123,8 @@ export const prepareAttempt = Effect.fn("LocalExecutor.prepare")(function* (inpu
   )
 
   const begin = Effect.gen(function* () {
-    const git = gitOf({ worker, settings, worktree: workspace.worktree })
     const baseSha = workspace.record.baseSha
-    const ownBranch = target.pullRequest === undefined
-    const existing = yield* git.revParse(`refs/heads/${target.pushBranch}`).pipe(Effect.option)
-    const salvaged = attempt.number > 1 ? yield* newestSalvage(git, run.id) : Option.none()
-    // On a pull request's branch, only work built on its current head can be pushed back.
-    const usable =
-      ownBranch || Option.isNone(salvaged) || (yield* git.isAncestor(baseSha, salvaged.value.sha)) ? salvaged : Option.none()
-    const resume = Option.isSome(usable)
-      ? Option.some({ ref: usable.value.branch, sha: usable.value.sha })
-      : ownBranch && attempt.number > 1
-      ? Option.map(existing, (sha) => ({ ref: target.pushBranch, sha }))
-      : Option.none()
-    if (Option.isSome(resume)) yield* git.git(["checkout", "--quiet", "--detach", resume.value.sha])
+    const { existing, resume } = workspace.plan
     const journal = openJournal(worker.transport, workspace.attemptDir, [])
     yield* journal.append(
       new BeginEntry({

@@ -2,26 +2,113 @@ import { Effect } from "effect"
 import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
 import { GitCommandFailed } from "./errors"
 
-/** Git never asks a terminal, and no credential helper of the host's user ever stores a lent token. */
-const fixedArgs = ["-c", "credential.helper=", "-c", "core.hooksPath=/dev/null"]
+/**
+ * Every git command the daemon runs reads no configuration but its own (ADR 0053): no system or global file, no
+ * user attributes or excludes, and these settings, which win over any repository file. Git never asks a terminal,
+ * no credential helper stores a lent token, no hook, fsmonitor, pager, signing program or external diff runs, no
+ * redirect takes a request to another host, and no transport but local paths is allowed unless the command
+ * names one (`allowScheme`).
+ */
+export const DAEMON_GIT_CONFIG: ReadonlyArray<string> = [
+  "credential.helper=",
+  "core.hooksPath=/dev/null",
+  "core.fsmonitor=false",
+  "core.untrackedCache=false",
+  "core.pager=cat",
+  "core.sshCommand=false",
+  "core.askPass=",
+  "commit.gpgsign=false",
+  "tag.gpgsign=false",
+  "diff.external=",
+  "gc.auto=0",
+  "maintenance.auto=false",
+  "http.followRedirects=false",
+  "protocol.allow=never",
+  "protocol.file.allow=always"
+]
 
-/** Runs `git <args>` on the Worker's host; a non-zero exit is a `GitCommandFailed` carrying stderr. */
+/** The whole environment of a daemon git command: nothing of the daemon's own reaches it. */
+const DAEMON_GIT_ENV: Readonly<Record<string, string>> = {
+  HOME: "/dev/null",
+  XDG_CONFIG_HOME: "/dev/null",
+  LANG: "C",
+  LC_ALL: "C",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_ATTR_NOSYSTEM: "1",
+  GIT_NO_REPLACE_OBJECTS: "1",
+  GIT_TERMINAL_PROMPT: "0",
+  GIT_PROTOCOL_FROM_USER: "0",
+  GIT_OPTIONAL_LOCKS: "0"
+}
+
+const VARIABLE = /^[A-Z_][A-Z0-9_]*$/
+
+export interface RunGitOptions {
+  /** Git variables for this command (`GIT_ASKPASS`, `GIT_INDEX_FILE`, identities); checked to be names. */
+  readonly env?: Readonly<Record<string, string>>
+  readonly timeoutMs?: number
+  readonly stdin?: string
+  /** The one network transport this command may use: the scheme of the GitHub URL it names. */
+  readonly allowScheme?: "http" | "https"
+}
+
+/**
+ * The argv of a daemon git command: `env -i` keeps only the host's `PATH` (read by the host's shell, so an SSH
+ * Worker's own) and the fixed variables above, whatever the transport passes on.
+ */
+export const daemonGitArgv = (args: ReadonlyArray<string>, options: RunGitOptions = {}): ReadonlyArray<string> => {
+  const env = { ...DAEMON_GIT_ENV, ...options.env }
+  const assignments = Object.entries(env).map(([name, value]) => {
+    if (!VARIABLE.test(name) || value.includes("\0")) throw new Error(`invalid git variable ${JSON.stringify(name)}`)
+    return `${name}=${value}`
+  })
+  const config = [...DAEMON_GIT_CONFIG, ...(options.allowScheme === undefined ? [] : [`protocol.${options.allowScheme}.allow=always`])]
+  return [
+    "/bin/sh",
+    "-c",
+    'exec env -i PATH="$PATH" "$@"',
+    "usine-git",
+    ...assignments,
+    "git",
+    ...config.flatMap((setting) => ["-c", setting]),
+    ...args
+  ]
+}
+
+/**
+ * `http` or `https` for a GitHub URL, `undefined` for an absolute path on the Worker (a local repository: the
+ * file transport, always allowed, lends no token); anything else is refused before git sees it.
+ */
+export const schemeOf = (url: string): "http" | "https" | undefined => {
+  if (url.startsWith("/") && !url.startsWith("//")) return undefined
+  const protocol = URL.canParse(url) ? new URL(url).protocol : ""
+  if (protocol === "https:") return "https"
+  if (protocol === "http:") return "http"
+  throw new Error(`not an http(s) URL: ${JSON.stringify(url)}`)
+}
+
+/** Runs a daemon git command on the Worker's host; a non-zero exit is a `GitCommandFailed` carrying stderr. */
 export const runGit = (
   transport: WorkerTransportShape,
   args: ReadonlyArray<string>,
-  options: { readonly env?: Readonly<Record<string, string>>; readonly timeoutMs?: number } = {}
+  options: RunGitOptions = {}
 ): Effect.Effect<string, TransportError | GitCommandFailed> =>
-  transport
-    .exec({
-      argv: ["git", ...fixedArgs, ...args],
-      env: { GIT_TERMINAL_PROMPT: "0", ...options.env },
+  Effect.suspend(() =>
+    transport.exec({
+      argv: daemonGitArgv(args, options),
+      ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs })
     })
-    .pipe(
-      Effect.filterOrFail(
-        (result) => result.exitCode === 0,
-        (result) =>
-          new GitCommandFailed({ command: `git ${args.slice(0, 3).join(" ")}`, exitCode: result.exitCode, stderr: result.stderr })
-      ),
-      Effect.map((result) => result.stdout)
-    )
+  ).pipe(
+    Effect.filterOrFail(
+      (result) => result.exitCode === 0,
+      (result) =>
+        new GitCommandFailed({
+          command: `git ${args.filter((arg) => !arg.startsWith("--git-dir") && !arg.startsWith("--work-tree")).slice(0, 3).join(" ")}`,
+          exitCode: result.exitCode,
+          stderr: result.stderr
+        })
+    ),
+    Effect.map((result) => result.stdout)
+  )

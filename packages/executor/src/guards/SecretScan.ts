@@ -4,11 +4,14 @@ import type { DiffFile } from "./UnifiedDiff"
 
 /**
  * Scans the lines a change adds for high-confidence secrets (the Redactor's strict patterns and the values
- * registered at runtime). Removed and context lines are already in the repository; binary files are not read.
+ * registered at runtime). Removed and context lines are already in the repository. The diff shows binary files as
+ * text (`--text`); one it still calls binary could hide anything, so it is refused rather than passed unread.
  */
 export const secretScan = (files: ReadonlyArray<DiffFile>, redactor: RedactorService): ReadonlyArray<GuardViolation> =>
-  files.flatMap((file) =>
-    file.added.flatMap(({ line, text }) =>
+  files.flatMap((file): ReadonlyArray<GuardViolation> =>
+    file.binary && file.newPath !== undefined
+      ? [{ guard: "secret_scan", path: file.newPath, detail: "a binary diff the scan cannot read" }]
+      : file.added.flatMap(({ line, text }) =>
       redactor.scan(text).map((finding): GuardViolation => ({
         guard: "secret_scan",
         path: file.newPath ?? file.oldPath ?? "?",

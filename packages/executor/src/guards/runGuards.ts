@@ -4,6 +4,7 @@ import type { RedactorService } from "../Redactor"
 import { changedFiles } from "./ChangedFiles"
 import { forbiddenPaths } from "./ForbiddenPaths"
 import type { GuardViolation } from "./GuardViolation"
+import { type LinkEntry, linkEntries } from "./LinkEntries"
 import { secretScan } from "./SecretScan"
 import { parseUnifiedDiff } from "./UnifiedDiff"
 
@@ -12,18 +13,20 @@ export type GuardResult =
   | { readonly ok: false; readonly violations: ReadonlyArray<GuardViolation> }
 
 /**
- * Runs every pre-push guard on the Attempt's diff against its base. All guards run, so the operator sees every
- * violation at once. The diff must have git's default shape whatever the user's git config says:
- * `git diff -M --no-color --no-ext-diff --src-prefix=a/ --dst-prefix=b/ <base> HEAD`.
+ * Runs every pre-push guard on the Attempt's change against its base. All guards run, so the operator sees every
+ * violation at once. The diff must have git's default shape and show every file as text, whatever any config or
+ * attribute says: `git diff -M --text --no-color --no-ext-diff --no-textconv --src-prefix=a/ --dst-prefix=b/`, in a
+ * repository without attributes. `links` are the symbolic links and submodule entries the change adds or alters.
  */
 export const runGuards = (
-  diff: string,
+  change: { readonly diff: string; readonly links: ReadonlyArray<LinkEntry> },
   policy: Pick<AttemptPolicy, "forbiddenPaths" | "maxChangedFiles">,
   redactor: RedactorService
 ): GuardResult => {
-  const files = parseUnifiedDiff(diff)
+  const files = parseUnifiedDiff(change.diff)
   const violations = [
     ...forbiddenPaths(files, policy.forbiddenPaths),
+    ...linkEntries(change.links, policy.forbiddenPaths),
     ...changedFiles(files, policy.maxChangedFiles),
     ...secretScan(files, redactor)
   ]

@@ -28,9 +28,15 @@ const inMirror = (t: Fixture, ...args: Array<string>) => execFileSync("git", ["-
 const localRefs = (t: Fixture) => inMirror(t, "for-each-ref", "--format=%(refname)", "refs/usine").split("\n").filter((l) => l !== "")
 const attemptDir = (t: Fixture, run: Run, number: number) => path.join(t.root, "attempts", `${run.id}_main_${number}`)
 
-/** Git over HTTP cannot reach GitHub from the Worker (the mirror's remote points at a closed port), or can again. */
-const gitDown = (t: Fixture) => inMirror(t, "remote", "set-url", "origin", "http://127.0.0.1:9/acme/widgets.git")
-const gitUp = (t: Fixture) => inMirror(t, "remote", "set-url", "origin", `${t.sim.url}/acme/widgets.git`)
+const gitDown = (t: Fixture) => t.setGitReachable(false)
+const gitUp = (t: Fixture) => t.setGitReachable(true)
+/** GitHub refuses pushes of salvage branches (a pre-receive hook on the emulator's repository), or takes them again. */
+const refuseSalvagePushes = (t: Fixture, refuse: boolean) => {
+  const hook = path.join(t.origin("rev-parse", "--absolute-git-dir"), "hooks", "pre-receive")
+  if (!refuse) return fs.rmSync(hook, { force: true })
+  fs.mkdirSync(path.dirname(hook), { recursive: true })
+  fs.writeFileSync(hook, "#!/bin/sh\nwhile read -r old new ref; do case $ref in refs/heads/usine/salvage/*) exit 1 ;; esac; done\n", { mode: 0o755 })
+}
 
 /** A Run whose agent commits `slow.txt` once the test opens its gate; the setup that runs it. */
 const gatedRun = Effect.gen(function* () {
@@ -95,8 +101,10 @@ describe("GitHub down at harvest: the work is never lost", () => {
       Effect.gen(function* () {
         const { t, run, outcome } = yield* githubDownAtHarvest
         assert.strictEqual(outcome._tag, "Failed")
-        // The API answers again; the Worker's git still cannot push when Attempt 2 begins.
+        // The API and git answer again, but GitHub still refuses the salvage push when Attempt 2 begins.
         yield* t.sim.control.clearFaults()
+        gitUp(t)
+        refuseSalvagePushes(t, true)
         const second = recorder()
         const retried = new Run({ ...run, agent: "edit" })
         const next = yield* t.executor.execute(second.request(retried, makeAttempt(retried, 2), policy()))
@@ -105,6 +113,7 @@ describe("GitHub down at harvest: the work is never lost", () => {
         if (next._tag === "Succeeded") assert.strictEqual(t.origin("show", `${next.result.branch}:slow.txt`), "slow")
         assert.isTrue(fs.existsSync(attemptDir(t, run, 1)), "its salvage never succeeded: the folder stays")
 
+        refuseSalvagePushes(t, false)
         const report = yield* t.executor.recoverWorkspaces([])
         assert.include(report.salvaged, `${run.id}/main/1`)
         assert.strictEqual(t.origin("show", `usine/salvage/${run.id}/1:slow.txt`), "slow")

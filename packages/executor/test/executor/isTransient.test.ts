@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { isTransient } from "../../src/Harvest/worktreeGit"
+import { isTransient } from "../../src/Harvest/attemptGit"
 import { GitCommandFailed } from "../../src/Workspace/errors"
 
 const failed = (stderr: string) => new GitCommandFailed({ command: "git push", exitCode: 1, stderr })

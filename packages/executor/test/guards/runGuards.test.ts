@@ -65,7 +65,7 @@ describe("runGuards on a real git diff", () => {
   it.scoped("passes a clean change", () =>
     Effect.gen(function* () {
       const diff = yield* agentDiff((root) => Effect.sync(() => write(root, { "src/app.ts": "export const a = 2\n" })))
-      assert.deepStrictEqual(runGuards(diff, { forbiddenPaths: DEFAULT_FORBIDDEN_PATHS, maxChangedFiles: 5 }, redactor), { ok: true })
+      assert.deepStrictEqual(runGuards({ diff, links: [] }, { forbiddenPaths: DEFAULT_FORBIDDEN_PATHS, maxChangedFiles: 5 }, redactor), { ok: true })
     })
   )
 
@@ -77,7 +77,7 @@ describe("runGuards on a real git diff", () => {
           write(root, { "src/config.ts": `// settings\nexport const url = "x"\nexport const token = "${TOKEN}"\n`, "README.md": "# r\nmore\n" })
         }).pipe(Effect.provide(NodeContext.layer))
       )
-      const result = runGuards(diff, { forbiddenPaths: DEFAULT_FORBIDDEN_PATHS, maxChangedFiles: 2 }, redactor)
+      const result = runGuards({ diff, links: [] }, { forbiddenPaths: DEFAULT_FORBIDDEN_PATHS, maxChangedFiles: 2 }, redactor)
       assert.isFalse(result.ok)
       const violations = result.ok ? [] : result.violations
       assert.deepStrictEqual(violations, [

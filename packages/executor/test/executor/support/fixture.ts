@@ -123,6 +123,8 @@ export const setup = (
     yield* sim.control.createIssue({ repo: REPOSITORY, title: "Build the widget" })
     const dir = yield* scopedTempDir("usine-localexec-")
     const root = path.join(dir, "worker")
+    // Where the Worker reaches git over HTTP: the emulator, or a closed port while a test takes git down.
+    const git = { base: sim.url }
     const token = Redacted.make(account.token)
     const client = GitHubClient.Default({ token, apiUrl: sim.url, retries: 0 })
     const agents = { ...Object.fromEntries(MODES.map((mode) => [mode, scriptedAgent(mode)])), ...options.agents }
@@ -130,7 +132,7 @@ export const setup = (
       agents,
       workers: { local: { transport: LocalTransport.make(), root } },
       token,
-      cloneUrl: (repository) => `${sim.url}/${repository}.git`,
+      cloneUrl: (repository) => `${git.base}/${repository}.git`,
       pollInterval: "30 millis",
       stopGraceMs: 2_000,
       harvestRetryPolicy: options.harvestRetryPolicy ?? quickHarvestRetry,
@@ -159,6 +161,10 @@ export const setup = (
       pulls: github
         .request("GET /repos/{owner}/{repo}/pulls", { owner: "acme", repo: "widgets", state: "all" })
         .pipe(Effect.map((response) => response.data), Effect.orDie),
+      /** Git over HTTP cannot reach GitHub from the Worker (a closed port), or can again. */
+      setGitReachable: (reachable: boolean) => {
+        git.base = reachable ? sim.url : "http://127.0.0.1:9"
+      },
       /** Runs git on the emulator's bare repository. */
       origin: (...args: Array<string>) => execFileSync("git", ["--git-dir", bare, ...args], { encoding: "utf8" }).trim(),
       branches: () =>

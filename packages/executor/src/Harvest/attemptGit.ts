@@ -1,0 +1,182 @@
+import { Data, Effect, Option, type Redacted } from "effect"
+import * as path from "node:path/posix"
+import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
+import { GitCommandFailed } from "../Workspace/errors"
+import { type MirrorGit, mirrorGit } from "../Workspace/mirrorGit"
+import { networkGit } from "../Workspace/networkGit"
+import { runGit } from "../Workspace/runGit"
+import { collectScript } from "./collectScript"
+import { parseNumstat } from "./parseNumstat"
+import { parseRawChanges } from "./parseRawChanges"
+
+/** Who commits what the agent left uncommitted. */
+export const AGENT_IDENTITY = { name: "usine-agent", email: "usine-agent@users.noreply.usine.invalid" }
+
+/** The agent's git data is not what usine made: it is not read, and nothing of it is pushed. */
+export class AgentWorkUnreadable extends Data.TaggedError("AgentWorkUnreadable")<{
+  readonly reason: string
+}> {
+  override get message() {
+    return this.reason
+  }
+}
+
+export type GitError = TransportError | GitCommandFailed
+
+/** `harvest/<attempt folder>.git` under the Worker root: outside every folder an agent can see. */
+export const harvestRepoOf = (root: string, attemptDir: string): string => path.join(root, "harvest", `${path.basename(attemptDir)}.git`)
+
+/** The ref of the harvest repository that holds the collected head, for the mirror to take from. */
+const COLLECTED = "refs/usine/collected"
+
+/**
+ * Git for one Attempt as the daemon, never in the agent's repository (ADR 0053). `collect` reads the agent's
+ * commits and files as data into the Attempt's harvest repository, a bare repository only the daemon writes
+ * (its objects borrow the mirror's); every later command (guards' diff, push, salvage) runs there, against the
+ * GitHub URL itself, with the token lent only to network commands and only for that URL's origin.
+ */
+export const attemptGit = (options: {
+  readonly transport: WorkerTransportShape
+  /** The Worker root: lent tokens live under it for one command. */
+  readonly root: string
+  readonly mirror: string
+  /** The agent's working tree, read as files. */
+  readonly worktree: string
+  readonly harvestRepo: string
+  readonly cloneUrl: string
+  readonly token: Redacted.Redacted<string> | undefined
+  readonly timeoutMs?: number
+}) => {
+  const { transport, harvestRepo, cloneUrl } = options
+  const timeoutMs = options.timeoutMs ?? 600_000
+  const mirror: MirrorGit = mirrorGit({
+    transport,
+    root: options.root,
+    mirror: options.mirror,
+    cloneUrl,
+    token: options.token,
+    timeoutMs
+  })
+  const git = (args: ReadonlyArray<string>, env?: Readonly<Record<string, string>>) =>
+    runGit(transport, [`--git-dir=${harvestRepo}`, ...args], { timeoutMs, ...(env === undefined ? {} : { env }) })
+  const network = networkGit({ transport, root: options.root, gitDir: harvestRepo, cloneUrl, token: options.token, timeoutMs })
+  const identity = {
+    GIT_AUTHOR_NAME: AGENT_IDENTITY.name,
+    GIT_AUTHOR_EMAIL: AGENT_IDENTITY.email,
+    GIT_COMMITTER_NAME: AGENT_IDENTITY.name,
+    GIT_COMMITTER_EMAIL: AGENT_IDENTITY.email
+  }
+
+  /** A fresh harvest repository whose objects borrow the mirror's. */
+  const reset = Effect.gen(function* () {
+    yield* transport.remove(harvestRepo)
+    yield* transport.makeDirectory(harvestRepo)
+    yield* runGit(transport, ["init", "--quiet", "--bare", harvestRepo], { timeoutMs })
+    yield* transport.remove(path.join(harvestRepo, "hooks"))
+    yield* transport.writeFile(path.join(harvestRepo, "objects", "info", "alternates"), `${path.join(options.mirror, "objects")}\n`)
+  })
+
+  /**
+   * Brings the agent's work into the harvest repository: its HEAD commit and objects, copied as files, then what
+   * it left uncommitted, staged with the daemon's own index from the worktree's files (no filter, hook or
+   * attribute program can run: the config is the daemon's) and committed on top. Returns the collected head.
+   */
+  const collect = Effect.fn("AttemptGit.collect")(function* (message: string) {
+    yield* reset
+    const copied = yield* transport.exec({
+      argv: ["/bin/sh", "-c", collectScript, "usine-collect", options.worktree, harvestRepo],
+      timeoutMs
+    })
+    if (copied.exitCode !== 0) {
+      const reason = copied.exitCode === 3 ? copied.stderr.trim().split("\n")[0] ?? "" : ""
+      return yield* new AgentWorkUnreadable({
+        reason: reason === "" ? `reading the agent's git data failed (exit ${copied.exitCode})` : reason
+      })
+    }
+    const lines = copied.stdout.split("\n")
+    // A loose object is taken by its file name, unchecked: one named after an object of the mirror could stand in
+    // for the base's content in the guards' diff. Those are the mirror's already, so the copies go.
+    const loose = lines.filter((l) => l.startsWith("loose ")).map((l) => l.slice("loose ".length))
+    for (const id of yield* mirror.holds(loose)) {
+      yield* transport.remove(path.join(harvestRepo, "objects", id.slice(0, 2), id.slice(2)))
+    }
+    for (const line of lines.filter((l) => l.startsWith("pack "))) {
+      // The index is made here, from the pack's own data: every object's id is computed, none is taken on trust.
+      yield* git(["index-pack", path.join(harvestRepo, "objects", line.slice("pack ".length))])
+    }
+    const agentHead = lines.find((l) => l.startsWith("head "))?.slice("head ".length) ?? ""
+    const head = yield* git(["rev-parse", "--verify", "--quiet", `${agentHead}^{commit}`]).pipe(
+      Effect.map((s) => s.trim()),
+      Effect.catchTag("GitCommandFailed", () =>
+        Effect.fail(new AgentWorkUnreadable({ reason: "the worktree's HEAD names a commit whose objects are missing" }))
+      )
+    )
+    const index = { GIT_INDEX_FILE: path.join(harvestRepo, "usine-index") }
+    const tree = [`--work-tree=${options.worktree}`]
+    yield* git([...tree, "read-tree", head], index)
+    yield* git([...tree, "add", "--all"], index)
+    const written = (yield* git(["write-tree"], index)).trim()
+    const headTree = (yield* git(["rev-parse", `${head}^{tree}`])).trim()
+    const collected =
+      written === headTree ? head : (yield* git(["commit-tree", written, "-p", head, "-m", message], identity)).trim()
+    yield* git(["update-ref", COLLECTED, collected])
+    return collected
+  })
+
+  /** The newest commit both `a` and `b` have: the diff base even when the base branch moved on since. */
+  const mergeBase = (a: string, b: string) => git(["merge-base", a, b]).pipe(Effect.map((s) => s.trim()))
+
+  /** Commits of `head` not in `base`, oldest first. */
+  const commitsSince = (base: string, head: string) =>
+    git(["rev-list", "--reverse", `${base}..${head}`]).pipe(Effect.map((out) => out.split("\n").filter((line) => line !== "")))
+
+  /**
+   * The diff the guards read: every changed file as text, binary ones too (`--text`), in git's default shape. The
+   * harvest repository is bare and has no attributes, so no `-diff`, `binary` or driver can hide a file.
+   */
+  const diff = (base: string, head: string) =>
+    git(["diff", "-M", "--text", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", base, head])
+
+  /** Lines added and removed per file between two commits, renames found as the guards' diff finds them. */
+  const numstat = (base: string, head: string) =>
+    git(["diff", "--numstat", "-z", "-M", "--no-color", "--no-ext-diff", "--no-textconv", base, head]).pipe(Effect.map(parseNumstat))
+
+  /** Each changed entry's modes and blob ids: where links and submodules show. */
+  const rawChanges = (base: string, head: string) =>
+    git(["diff", "--raw", "-z", "--no-renames", "--no-abbrev", base, head]).pipe(Effect.map(parseRawChanges))
+
+  /** A blob's bytes (a link's target), at most `maxBytes`. */
+  const blob = (sha: string) => git(["cat-file", "blob", sha])
+
+  const log = (args: ReadonlyArray<string>) => git(["log", ...args])
+
+  /** Keeps the collected head in the mirror under `ref`, so a later Attempt can start from it without GitHub. */
+  const keepInMirror = (ref: string) => mirror.takeRef(harvestRepo, COLLECTED, ref)
+
+  /** The sha of a branch on GitHub now, if it exists. */
+  const remoteSha = (branch: string) =>
+    network(["ls-remote", "--heads", cloneUrl, `refs/heads/${branch}`]).pipe(
+      Effect.map((out) => Option.fromNullable(out.split("\n").find((line) => line.endsWith(`\trefs/heads/${branch}`))?.split("\t")[0]))
+    )
+
+  /**
+   * Pushes `sha` to a branch on GitHub. `lease`: `undefined` for a plain fast-forward push, `null` to require that
+   * the branch does not exist, a sha to overwrite it only while it still points there; `force` overwrites.
+   */
+  const push = (sha: string, branch: string, mode: { readonly lease?: string | null; readonly force?: boolean }) => {
+    const ref = `refs/heads/${branch}`
+    const flags = mode.force === true ? ["--force"] : mode.lease === undefined ? [] : [`--force-with-lease=${ref}:${mode.lease ?? ""}`]
+    return network(["push", "--quiet", "--no-verify", ...flags, cloneUrl, `${sha}:${ref}`]).pipe(Effect.asVoid)
+  }
+
+  return { mirror, collect, mergeBase, commitsSince, diff, numstat, rawChanges, blob, log, keepInMirror, remoteSha, push }
+}
+
+export type AttemptGit = ReturnType<typeof attemptGit>
+
+/**
+ * A git failure a retry could fix (the network, GitHub answering 5xx) rather than one the operator must look at.
+ * A status is a whole number: the remote's port in `failed to push some refs to 'http://host:45031/…'` is not one.
+ */
+export const isTransient = (error: GitCommandFailed): boolean =>
+  /unable to access|could not resolve|connection|timed out|early EOF|remote end hung up|\b50[234]\b|RPC failed/i.test(error.stderr)

@@ -1,0 +1,105 @@
+import { Effect, Option, type Redacted } from "effect"
+import * as path from "node:path/posix"
+import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
+import type { GitCommandFailed } from "./errors"
+import { networkGit } from "./networkGit"
+import { runGit } from "./runGit"
+
+export type GitError = TransportError | GitCommandFailed
+
+/** The whole config of a mirror: written anew before every use, so nothing another process added there survives. */
+const MIRROR_CONFIG = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n"
+
+/** Files that would make git run or read something the daemon did not write; none belongs in a mirror. */
+const PLANTABLE = ["hooks", "info/attributes", "objects/info/alternates", "objects/info/http-alternates", "commondir", "config.worktree"]
+
+/**
+ * Git in one repository's mirror (`mirrors/<owner>__<name>.git`), which only the daemon writes (ADR 0053). Every
+ * network command names the GitHub URL itself: the mirror has no remote, no `insteadOf`, no proxy to repoint.
+ */
+export const mirrorGit = (options: {
+  readonly transport: WorkerTransportShape
+  /** The Worker root: lent tokens live under it for one command. */
+  readonly root: string
+  readonly mirror: string
+  /** The repository on GitHub, without credentials. */
+  readonly cloneUrl: string
+  readonly token: Redacted.Redacted<string> | undefined
+  readonly timeoutMs?: number
+}) => {
+  const { transport, mirror, cloneUrl } = options
+  const timeoutMs = options.timeoutMs ?? 600_000
+  const git = (args: ReadonlyArray<string>, env?: Readonly<Record<string, string>>) =>
+    runGit(transport, [`--git-dir=${mirror}`, ...args], { timeoutMs, ...(env === undefined ? {} : { env }) })
+  const network = networkGit({ transport, root: options.root, gitDir: mirror, cloneUrl, token: options.token, timeoutMs })
+
+  /** Creates the mirror the first time; every time, rewrites its config and removes anything planted in it. */
+  const ensure = Effect.fn("Mirror.ensure")(function* () {
+    if (Option.isNone(yield* transport.readFile(path.join(mirror, "HEAD"), { maxBytes: 0 }))) {
+      yield* transport.makeDirectory(mirror)
+      yield* runGit(transport, ["init", "--quiet", "--bare", mirror], { timeoutMs })
+    }
+    for (const relative of PLANTABLE) yield* transport.remove(path.join(mirror, relative))
+    yield* transport.writeFile(path.join(mirror, "config"), MIRROR_CONFIG)
+  })
+
+  /** Brings every branch of GitHub's repository (pruning deleted ones) and, when it is not a branch, `ref`. */
+  const fetch = Effect.fn("Mirror.fetch")(function* (ref?: string) {
+    yield* network(["fetch", "--quiet", "--prune", "--no-tags", "--no-write-fetch-head", cloneUrl, "+refs/heads/*:refs/heads/*"])
+    if (ref !== undefined && ref.startsWith("refs/") && !ref.startsWith("refs/heads/")) {
+      yield* network(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", cloneUrl, `+${ref}:${ref}`])
+    }
+  })
+
+  const revParse = (rev: string) => git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]).pipe(Effect.map((s) => s.trim()))
+
+  const isAncestor = (ancestor: string, descendant: string) =>
+    git(["merge-base", "--is-ancestor", ancestor, descendant]).pipe(
+      Effect.as(true),
+      Effect.catchIf(
+        (error): error is GitCommandFailed => error._tag === "GitCommandFailed" && error.exitCode === 1,
+        () => Effect.succeed(false)
+      )
+    )
+
+  /** The mirror's refs under a full prefix (`refs/...`), with their shas. */
+  const refs = (prefix: string) =>
+    git(["for-each-ref", "--format=%(refname) %(objectname)", prefix]).pipe(
+      Effect.map((out) =>
+        out
+          .split("\n")
+          .filter((line) => line !== "")
+          .map((line) => {
+            const [ref = "", sha = ""] = line.split(" ")
+            return { ref, sha }
+          })
+      )
+    )
+
+  /** Branches (fetched from GitHub) under a prefix, with their shas. */
+  const branches = (prefix: string) =>
+    refs(`refs/heads/${prefix}`).pipe(
+      Effect.map((found) => found.map(({ ref, sha }) => ({ branch: ref.slice("refs/heads/".length), sha })))
+    )
+
+  /** Copies `ref` of another daemon-owned repository (with the objects it needs) to `target` here. */
+  const takeRef = (from: string, ref: string, target: string) =>
+    git(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", from, `+${ref}:${target}`]).pipe(Effect.asVoid)
+
+  /**
+   * Which of `ids` the mirror holds. The mirror has no alternates, so its answer is its own objects, which only
+   * the daemon fetched from GitHub.
+   */
+  const holds = (ids: ReadonlyArray<string>) =>
+    ids.length === 0
+      ? Effect.succeed(new Set<string>())
+      : runGit(transport, [`--git-dir=${mirror}`, "cat-file", "--batch-check=%(objectname)"], { timeoutMs, stdin: `${ids.join("\n")}\n` }).pipe(
+        Effect.map((out) => new Set(out.split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line))))
+      )
+
+  const deleteRef = (ref: string) => git(["update-ref", "-d", ref]).pipe(Effect.asVoid)
+
+  return { mirror, git, ensure, fetch, revParse, isAncestor, refs, branches, takeRef, holds, deleteRef }
+}
+
+export type MirrorGit = ReturnType<typeof mirrorGit>
