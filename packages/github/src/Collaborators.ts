@@ -46,7 +46,7 @@ export class Collaborators extends Effect.Service<Collaborators>()("usine/Collab
               login,
               isBot: looksLikeBot(login) || user?.type === "Bot",
               canWrite: PUSH.has(permission),
-              access: `${role || permission} access`
+              access: permission === "none" ? "no access" : `${role || permission} access`
             }
             return { etag: answer.etag, facts, fresh: true }
           }),

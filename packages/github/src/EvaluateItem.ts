@@ -1,4 +1,5 @@
 import { Clock, Effect } from "effect"
+import { contentHash } from "@usine/core/content/contentHash"
 import type { ItemLoop } from "@usine/core/config/CompiledLoop"
 import { evaluateIf } from "@usine/core/config/evaluateIf"
 import { renderPrompt } from "@usine/core/config/renderPrompt"
@@ -20,32 +21,40 @@ export type LoopVerdict =
   /** `if:` holds but the trigger is not trusted (ADR 0032): recorded as an ignored Event, nothing submitted. */
   | { readonly _tag: "Untrusted"; readonly loop: string; readonly reason: string }
 
-/** The Submission of an Item Loop whose `if:` holds; its Event id is the seed's dedup key. */
+/**
+ * The Submission of an Item Loop whose `if:` holds; its Event id is the seed's dedup key. `context` is the Item as
+ * the Loop sees it, and its hash the Event's content hash (ADR 0055): an untrusted comment, a hidden edit or a field
+ * the Loop cannot read leaves it as it was, so it records no Event, supersedes nothing and spends no cycle.
+ */
 export const itemSubmission = (
   loop: ItemLoop,
   item: ObservedItem,
+  context: TriggerContext,
   task: string,
   receivedAt: number
-): Submission => ({
-  eventId: itemEventIdOf({
+): Submission => {
+  const hash = contentHash(context.item)
+  return {
+    eventId: itemEventIdOf({
+      loop: loop.name,
+      repository: item.repository,
+      number: item.number,
+      contentHash: hash,
+      generation: item.generation
+    }),
     loop: loop.name,
+    itemKey: item.itemKey,
     repository: item.repository,
     number: item.number,
-    contentHash: item.contentHash,
-    generation: item.generation
-  }),
-  loop: loop.name,
-  itemKey: item.itemKey,
-  repository: item.repository,
-  number: item.number,
-  generation: item.generation,
-  contentHash: item.contentHash,
-  task,
-  agent: loop.agent,
-  approvalRequired: loop.approval === "required",
-  maxCycles: loop.maxCycles,
-  receivedAt
-})
+    generation: item.generation,
+    contentHash: hash,
+    task,
+    agent: loop.agent,
+    approvalRequired: loop.approval === "required",
+    maxCycles: loop.maxCycles,
+    receivedAt
+  }
+}
 
 /**
  * Evaluates each active Loop of the Item's stream on the Item as trust lets the Loop see it (sanitized, untrusted
@@ -70,7 +79,7 @@ export class EvaluateItem extends Effect.Service<EvaluateItem>()("usine/Evaluate
         }
         const verdict = yield* assessed.judge(loop)
         if (verdict._tag === "Refused") {
-          const refused = itemSubmission(loop, item, "", yield* Clock.currentTimeMillis)
+          const refused = itemSubmission(loop, item, context, "", yield* Clock.currentTimeMillis)
           if (yield* refusals.record(refused, verdict.reason)) {
             yield* Effect.logWarning(`trigger refused: ${verdict.reason}`)
           }
@@ -86,7 +95,7 @@ export class EvaluateItem extends Effect.Service<EvaluateItem>()("usine/Evaluate
           })
           return { _tag: "RenderFailed", loop: loop.name, reason: task.left.reason } satisfies LoopVerdict
         }
-        const submission = itemSubmission(loop, item, task.right, yield* Clock.currentTimeMillis)
+        const submission = itemSubmission(loop, item, context, task.right, yield* Clock.currentTimeMillis)
         const claim = yield* sink.submit(submission)
         return { _tag: "Submitted", loop: loop.name, submission, claim } satisfies LoopVerdict
       }).pipe(Effect.annotateLogs({ loop: loop.name, item: item.itemKey }))

@@ -16,11 +16,14 @@ import type { ObservedItem } from "./ObserveItem"
 export interface AssessedItem {
   /** `item` as the Loop's `if:` and prompt see it: sanitized, untrusted comments and reviews left out. */
   readonly context: (loop: ItemLoop) => Effect.Effect<ItemFields, GitHubError>
-  /** Whether the Loop may act on the Item: its author, and the labellers of the labels its `if:` depends on. */
+  /**
+   * Whether the Loop may act on the Item: whoever added the labels its `if:` depends on, else the author; both under
+   * `trust: strict` (ADR 0055).
+   */
   readonly judge: (loop: ItemLoop) => Effect.Effect<TriggerTrust, GitHubError>
 }
 
-/** Trigger trust and content hygiene for the Items a poll observed (ADR 0032, 0033). */
+/** Trigger trust and content hygiene for the Items a poll observed (ADR 0032, 0033, 0055). */
 export class ItemTrust extends Effect.Service<ItemTrust>()("usine/ItemTrust", {
   effect: Effect.gen(function* () {
     const collaborators = yield* Collaborators

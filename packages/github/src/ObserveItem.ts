@@ -19,7 +19,6 @@ export interface ObservedItem {
   readonly number: number
   readonly kind: ItemKind
   readonly fields: ItemFields
-  readonly contentHash: string
   /** The Item's cycle generation, read before the fetch. */
   readonly generation: number
 }
@@ -32,7 +31,10 @@ export interface Observation {
 
 type SliceData = { readonly repository: Readonly<Record<string, ItemNode | null>> | null }
 
-/** Reads Items' GraphQL payload slices and stores each as the Item's projection, with its content hash. */
+/**
+ * Reads Items' GraphQL payload slices and stores each as the Item's projection, with the hash of the raw slice (the
+ * Board's record of what was read). An Event's content hash is another: each Loop's view of the Item (ADR 0055).
+ */
 export class ObserveItem extends Effect.Service<ObserveItem>()("usine/ObserveItem", {
   effect: Effect.gen(function* () {
     const client = yield* GitHubClient
@@ -55,8 +57,8 @@ export class ObserveItem extends Effect.Service<ObserveItem>()("usine/ObserveIte
     })
 
     /**
-     * Fetches up to `OBSERVE_BATCH` Items of one repository in one request, hashes each raw node (timestamps left
-     * out) and stores its projection. Generations are read before the fetch.
+     * Fetches up to `OBSERVE_BATCH` Items of one repository in one request and stores each projection with the
+     * hash of its raw node (timestamps left out). Generations are read before the fetch.
      */
     const observeMany = Effect.fn("ObserveItem.observeMany")(function* (
       repository: string,
@@ -78,7 +80,6 @@ export class ObserveItem extends Effect.Service<ObserveItem>()("usine/ObserveIte
             number: target.number,
             kind: target.kind,
             fields: itemFieldsOf(target.kind, node),
-            contentHash: hash,
             generation: generations[index] ?? 0
           }
           return { target, item: Option.some(item) } satisfies Observation

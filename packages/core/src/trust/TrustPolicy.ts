@@ -1,7 +1,11 @@
 import { Schema } from "effect"
 
-/** `collaborators` (the default): only write access or a listed login may trigger; `anyone`: every GitHub user. */
-export const TrustMode = Schema.Literal("collaborators", "anyone")
+/**
+ * Who must be trusted (write access, or listed) for a trigger to count (ADR 0055). `collaborators`, the default: the
+ * actor who triggered it, that is whoever added the labels the Loop depends on, or else the Item's author. `strict`:
+ * that actor and the author as well. `anyone`: every GitHub user.
+ */
+export const TrustMode = Schema.Literal("collaborators", "strict", "anyone")
 export type TrustMode = typeof TrustMode.Type
 
 /** A GitHub login, optionally with the `[bot]` suffix GitHub Apps carry in the REST API. */

@@ -13,27 +13,39 @@ export type TriggerTrust =
   | { readonly _tag: "Trusted" }
   | { readonly _tag: "Refused"; readonly reason: string }
 
+const trusted: TriggerTrust = { _tag: "Trusted" }
+
+const judgeAuthor = (policy: TrustPolicy, author: ActorFacts): TriggerTrust => {
+  const ofAuthor = judgeActor(policy, author)
+  return ofAuthor._tag === "Untrusted" ? { _tag: "Refused", reason: `author ${author.login} ${ofAuthor.why}` } : trusted
+}
+
+/** Every labeller must be trusted; a label with no `labeled` event refuses, since who added it cannot be told. */
+const judgeLabellers = (policy: TrustPolicy, labels: ReadonlyArray<LabelActor>): TriggerTrust => {
+  for (const { actor, label } of labels) {
+    if (actor === undefined) return { _tag: "Refused", reason: `label ${label}: no labeled event tells who added it` }
+    const ofActor = judgeActor(policy, actor)
+    if (ofActor._tag === "Untrusted") {
+      return { _tag: "Refused", reason: `label ${label} was added by ${actor.login}, who ${ofActor.why}` }
+    }
+  }
+  return trusted
+}
+
 /**
- * The trigger is trusted when the Item's author is, and so is whoever last added each label the Loop depends on
- * (`labelsToCheck`). The first untrusted one refuses it; a label with no `labeled` event refuses it too, since its
- * author cannot be told.
+ * Trust by the triggering actor (ADR 0055). `labels` are the present labels the Loop's `if:` depends on
+ * (`labelsToCheck`). When there are some, whoever added them triggered the Loop and vouches for it: a collaborator
+ * labelling an outsider's issue starts it, an outsider labelling their own does not. When there are none, the
+ * Item's author triggered it. `strict` needs the author as well; `anyone` needs nobody. The author's text is data
+ * either way: it reaches the prompt only through the `untrusted` filter.
  */
 export const judgeTrigger = (
   policy: TrustPolicy,
   author: ActorFacts,
   labels: ReadonlyArray<LabelActor>
 ): TriggerTrust => {
-  if (policy.mode === "anyone") return { _tag: "Trusted" }
-  const ofAuthor = judgeActor(policy, author)
-  if (ofAuthor._tag === "Untrusted") return { _tag: "Refused", reason: `author ${author.login} ${ofAuthor.why}` }
-  for (const { actor, label } of labels) {
-    if (actor === undefined) {
-      return { _tag: "Refused", reason: `label ${label}: no labeled event tells who added it` }
-    }
-    const ofActor = judgeActor(policy, actor)
-    if (ofActor._tag === "Untrusted") {
-      return { _tag: "Refused", reason: `label ${label} was added by ${actor.login}, who ${ofActor.why}` }
-    }
-  }
-  return { _tag: "Trusted" }
+  if (policy.mode === "anyone") return trusted
+  if (policy.mode === "collaborators" && labels.length > 0) return judgeLabellers(policy, labels)
+  const ofAuthor = judgeAuthor(policy, author)
+  return ofAuthor._tag === "Refused" ? ofAuthor : judgeLabellers(policy, labels)
 }

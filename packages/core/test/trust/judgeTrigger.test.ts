@@ -39,20 +39,58 @@ describe("labelsToCheck", () => {
 })
 
 describe("judgeTrigger", () => {
-  it("refuses an untrusted author, an untrusted labeller, or a label nobody is recorded adding", () => {
-    assert.deepStrictEqual(judgeTrigger(defaultTrustPolicy, writer, [{ label: "ready", actor: writer }]), { _tag: "Trusted" })
-    const author = judgeTrigger(defaultTrustPolicy, outsiderFacts("eve", "CONTRIBUTOR"), [])
-    assert.deepStrictEqual(author, {
+  const eve = outsiderFacts("eve", "NONE")
+  const strict: TrustPolicy = { mode: "strict", trustedAuthors: [] }
+
+  it("collaborators: a writer's label on an outsider's issue is trusted; the author is not asked", () => {
+    assert.deepStrictEqual(judgeTrigger(defaultTrustPolicy, eve, [{ label: "ready", actor: writer }]), { _tag: "Trusted" })
+  })
+
+  it("collaborators: an outsider labelling their own issue, or a triager labelling a writer's, is refused by the labeller", () => {
+    assert.deepStrictEqual(judgeTrigger(defaultTrustPolicy, eve, [{ label: "ready", actor: eve }]), {
       _tag: "Refused",
-      reason: "author eve has no collaborator access (CONTRIBUTOR), not write access, and is not in trusted_authors"
+      reason: "label ready was added by eve, who has no collaborator access (NONE), not write access, and is not in trusted_authors"
     })
     const label = judgeTrigger(defaultTrustPolicy, writer, [{ label: "ready", actor: triager }])
     assert.strictEqual(
       label._tag === "Refused" ? label.reason : "",
       "label ready was added by mallory, who has triage access, not write access, and is not in trusted_authors"
     )
-    const unknown = judgeTrigger(defaultTrustPolicy, writer, [{ label: "ready", actor: undefined }])
-    assert.strictEqual(unknown._tag, "Refused")
-    assert.strictEqual(judgeTrigger({ mode: "anyone", trustedAuthors: [] }, bot, [{ label: "ready", actor: undefined }])._tag, "Trusted")
+    const second = judgeTrigger(defaultTrustPolicy, eve, [{ label: "ready", actor: writer }, { label: "bug", actor: triager }])
+    assert.include(second._tag === "Refused" ? second.reason : "", "label bug was added by mallory", "every label it depends on")
+  })
+
+  it("collaborators: a label nobody is recorded adding refuses, since nobody vouches for it", () => {
+    assert.deepStrictEqual(judgeTrigger(defaultTrustPolicy, writer, [{ label: "ready", actor: undefined }]), {
+      _tag: "Refused",
+      reason: "label ready: no labeled event tells who added it"
+    })
+  })
+
+  it("collaborators: without a label to depend on, the author triggered it and is judged", () => {
+    assert.deepStrictEqual(judgeTrigger(defaultTrustPolicy, writer, []), { _tag: "Trusted" })
+    assert.deepStrictEqual(judgeTrigger(defaultTrustPolicy, outsiderFacts("eve", "CONTRIBUTOR"), []), {
+      _tag: "Refused",
+      reason: "author eve has no collaborator access (CONTRIBUTOR), not write access, and is not in trusted_authors"
+    })
+    assert.strictEqual(judgeTrigger(listing("eve"), eve, [])._tag, "Trusted", "trusted_authors vouch for an author")
+  })
+
+  it("strict: the author and every labeller", () => {
+    assert.deepStrictEqual(judgeTrigger(strict, writer, [{ label: "ready", actor: writer }]), { _tag: "Trusted" })
+    const outsider = judgeTrigger(strict, eve, [{ label: "ready", actor: writer }])
+    assert.strictEqual(
+      outsider._tag === "Refused" ? outsider.reason : "",
+      "author eve has no collaborator access (NONE), not write access, and is not in trusted_authors"
+    )
+    const label = judgeTrigger(strict, writer, [{ label: "ready", actor: triager }])
+    assert.include(label._tag === "Refused" ? label.reason : "", "label ready was added by mallory")
+    assert.strictEqual(judgeTrigger(strict, writer, [{ label: "ready", actor: undefined }])._tag, "Refused")
+  })
+
+  it("anyone: nobody is asked", () => {
+    const anyone: TrustPolicy = { mode: "anyone", trustedAuthors: [] }
+    assert.strictEqual(judgeTrigger(anyone, bot, [{ label: "ready", actor: undefined }])._tag, "Trusted")
+    assert.strictEqual(judgeTrigger(anyone, eve, [{ label: "ready", actor: eve }])._tag, "Trusted")
   })
 })

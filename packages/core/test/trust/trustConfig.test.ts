@@ -37,6 +37,16 @@ describe("trust in usine.yaml", () => {
     })
   )
 
+  it.effect("reads trust: strict, which warns about nothing", () =>
+    Effect.gen(function* () {
+      const parsed = yield* parseConfig(config("    trust: strict\n"), { env: {} })
+      const loop = parsed.loops[0]
+      assert(loop !== undefined && loop.on !== "schedule")
+      assert.deepStrictEqual(loop.trust, { mode: "strict", trustedAuthors: [] })
+      assert.deepStrictEqual(trustWarnings(parsed), [])
+    })
+  )
+
   it.effect("refuses an unknown mode, a malformed login, and trust keys on a schedule Loop", () =>
     Effect.gen(function* () {
       const mode = yield* Effect.flip(parseConfig(config("    trust: everyone\n"), { env: {} }))
