@@ -3,6 +3,7 @@ import type { Attempt } from "@usine/core/attempt/Attempt"
 import { AgentFailure, type AttemptFailure, DefectFailure, InfraFailure } from "@usine/core/attempt/failure"
 import { AttemptCanceled, AttemptFailed, type AttemptOutcome, type StepResult } from "@usine/core/attempt/outcome"
 import type { AgentConfig } from "@usine/core/config/AgentConfig"
+import type { WorkerSandbox } from "@usine/core/config/WorkerConfig"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import { type AttemptRequest, Executor } from "@usine/engine/Executor"
 import { harnessFor } from "./harness/harnessFor"
@@ -26,6 +27,8 @@ export interface LocalExecutorWorker {
   readonly transport: WorkerTransportShape
   /** Where workspaces live on that host (`mirrors/`, `attempts/`, lent `credentials/`). */
   readonly root: string
+  /** How its agents and `verify` commands are confined (ADR 0054); `bubblewrap` when absent. */
+  readonly sandbox?: WorkerSandbox | undefined
 }
 
 /** What the app hands the executor from usine.yaml and the environment; the executor reads no config itself. */

@@ -2,6 +2,7 @@ import { Clock, Effect } from "effect"
 import { BASE_VARIABLES } from "./AgentEnvironment"
 import { VerifyEntry, type VerifyResult } from "./LocalExecutor/AttemptJournal"
 import type { RedactorService } from "./Redactor"
+import { type SandboxRequest, sandboxCommand } from "./Sandbox"
 import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
 
 /** How much of a verify command's output is kept, from its end: where test runners print their failures. */
@@ -15,6 +16,14 @@ export interface VerifyOptions {
   readonly redactor: RedactorService
   /** The daemon's environment: only its harmless base variables reach the commands. */
   readonly daemonEnv: Readonly<Record<string, string | undefined>>
+  /** Runs each command in a bubblewrap sandbox (ADR 0054): the worktree writable, `network` reachable. */
+  readonly sandbox?: VerifySandbox | undefined
+}
+
+/** Where a round's sandbox keeps its bridges, and what it sees and reaches besides the worktree. */
+export interface VerifySandbox extends Pick<SandboxRequest, "readOnly" | "tools" | "network"> {
+  /** A folder of the round's own in the Attempt's folder. */
+  readonly dir: string
 }
 
 const tail = (text: string): string => {
@@ -35,16 +44,36 @@ export const runVerifyRound = Effect.fn("Verify.round")(function* (
   options: VerifyOptions,
   round: number
 ): Effect.fn.Return<VerifyEntry, TransportError> {
-  const env = BASE_VARIABLES.flatMap((name) => {
-    const value = options.daemonEnv[name]
-    return value === undefined ? [] : [`${name}=${value}`]
-  })
+  const base = (home: string | undefined, tmp: string | undefined) =>
+    BASE_VARIABLES.flatMap((name) => {
+      const value = name === "HOME" ? home : name === "TMPDIR" ? tmp : options.daemonEnv[name]
+      return value === undefined ? [] : [`${name}=${value}`]
+    })
+  const commandArgv = (env: ReadonlyArray<string>, command: string) =>
+    ["env", "-i", ...env, "GIT_TERMINAL_PROMPT=0", "sh", "-c", 'exec 2>&1; eval "$1"', "usine-verify", command]
+  const argvOf = (command: string) =>
+    options.sandbox === undefined
+      ? Effect.succeed(commandArgv(base(options.daemonEnv["HOME"], options.daemonEnv["TMPDIR"]), command))
+      : options.transport.makeDirectory(options.sandbox.dir).pipe(
+          Effect.zipRight(
+            sandboxCommand(options.transport, {
+              ...options.sandbox,
+              workdir: options.worktree,
+              writable: [options.worktree],
+              homeFiles: [],
+              path: options.daemonEnv["PATH"],
+              argv: (home) => commandArgv(base(home, "/tmp"), command)
+            })
+          ),
+          Effect.map((sandboxed) => sandboxed.argv)
+        )
   const results: Array<VerifyResult> = []
   for (const command of options.commands) {
     const started = yield* Clock.currentTimeMillis
+    const argv = yield* argvOf(command)
     const ran = yield* options.transport
       .exec({
-        argv: ["env", "-i", ...env, "GIT_TERMINAL_PROMPT=0", "sh", "-c", 'exec 2>&1; eval "$1"', "usine-verify", command],
+        argv,
         cwd: options.worktree,
         timeoutMs: options.timeoutMs
       })

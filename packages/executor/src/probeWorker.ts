@@ -1,5 +1,6 @@
 import { Data, Effect } from "effect"
 import { AgentFailure } from "@usine/core/attempt/failure"
+import { probeSandbox, SandboxUnavailable } from "./Sandbox"
 import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
 
 /** A command whose success shows a capability, such as a harness CLI reporting that it is logged in. */
@@ -45,8 +46,8 @@ export const requireProc = Effect.fn("requireProc")(function* (
 })
 
 /**
- * What a Worker can do, checked when an Attempt is prepared: `/proc` (Linux), the binaries (git, the harness CLI) and the
- * harness's own checks (logged in). Unreachable hosts fail with the transport's error, not with a capability.
+ * What a Worker can do, checked when an Attempt is prepared: `/proc` (Linux), the binaries (git, the harness CLI), a
+ * working sandbox unless the Worker says `sandbox: none`, and the harness's own checks (logged in). Unreachable hosts fail with the transport's error, not with a capability.
  */
 export const probeWorker = Effect.fn("probeWorker")(function* (
   transport: WorkerTransportShape,
@@ -55,6 +56,8 @@ export const probeWorker = Effect.fn("probeWorker")(function* (
     readonly checks?: ReadonlyArray<CapabilityCheck>
     /** Where the host's procfs is looked for; `/proc` but in tests. */
     readonly procRoot?: string
+    /** Checks that the sandbox works there (ADR 0054), for the Worker of this name. */
+    readonly sandbox?: { readonly worker: string } | undefined
   }
 ): Effect.fn.Return<WorkerCapabilities, TransportError> {
   // One round trip for both: each ssh command costs a connection's latency.
@@ -78,6 +81,12 @@ export const probeWorker = Effect.fn("probeWorker")(function* (
       .filter((binary) => !present.includes(binary))
       .map((binary) => `${binary} is not installed or not on PATH on ${transport.host}`)
   ]
+  if (request.sandbox !== undefined) {
+    const unavailable = yield* probeSandbox(transport)
+    if (unavailable !== undefined) {
+      missing.push(new SandboxUnavailable({ worker: request.sandbox.worker, host: transport.host, detail: unavailable }).message)
+    }
+  }
   for (const check of request.checks ?? []) {
     // A check whose program cannot start locally fails like one that exits 127 on a shell host.
     const result = yield* transport

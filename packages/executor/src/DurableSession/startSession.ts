@@ -1,5 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import * as path from "node:path/posix"
+import { type SandboxRequest, sandboxCommand } from "../Sandbox"
 import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
 import { SessionNotStarted } from "./errors"
 import { encodeHandle, SessionRecord } from "./SessionRecord"
@@ -21,7 +22,15 @@ export interface SessionSpec {
   readonly keepStdinOpen?: boolean
   /** Files to write into the Attempt's folder first, relative path → content. */
   readonly files?: Readonly<Record<string, string>>
+  /**
+   * Runs the agent's argv (only it: the wrapper stays outside) in a bubblewrap sandbox (ADR 0054). The folders of
+   * `files` are writable inside besides what it lists; the agent's own binary and script paths are visible.
+   */
+  readonly sandbox?: SessionSandbox | undefined
 }
+
+/** What a sandboxed session may see and reach besides its folder, its harness files and its own install. */
+export type SessionSandbox = Pick<SandboxRequest, "writable" | "readOnly" | "homeFiles" | "tools" | "network">
 
 export interface StartedSession {
   readonly record: SessionRecord
@@ -70,6 +79,7 @@ export const startSession = (
       yield* transport.makeFifo(files.fifo)
     }
     yield* transport.writeFile(files.env, environment, { mode: 0o600 })
+    const argv = spec.sandbox === undefined ? spec.argv : (yield* sandboxed(transport, spec, spec.sandbox)).argv
 
     const start = new SessionStart({
       generation: Option.match(previous, { onNone: () => 1, onSome: (p) => p.generation + 1 }),
@@ -81,7 +91,7 @@ export const startSession = (
     return yield* Effect.uninterruptible(
       Effect.gen(function* () {
         const stat = yield* transport.spawnDetached({
-          argv: ["/bin/sh", "-c", wrapperScript, "usine-session", spec.attemptDir, claimName(start.generation), ...spec.argv],
+          argv: ["/bin/sh", "-c", wrapperScript, "usine-session", spec.attemptDir, claimName(start.generation), ...argv],
           cwd: spec.workdir,
           env: {}
         })
@@ -100,3 +110,21 @@ export const startSession = (
       })
     )
   })
+
+/** The agent's argv in its sandbox: the harness's folders writable, its binary and the script paths it names visible. */
+const sandboxed = (transport: WorkerTransportShape, spec: SessionSpec, sandbox: SessionSandbox) => {
+  const harnessDirs = Object.keys(spec.files ?? {}).flatMap((relative) => {
+    const top = path.normalize(relative).split("/")
+    return top.length > 1 && top[0] !== undefined ? [path.join(spec.attemptDir, top[0])] : []
+  })
+  const [program = "", ...args] = spec.argv
+  return sandboxCommand(transport, {
+    ...sandbox,
+    dir: spec.attemptDir,
+    workdir: spec.workdir,
+    writable: [...sandbox.writable, ...harnessDirs],
+    tools: [program, ...args.filter((arg) => arg.startsWith("/")), ...sandbox.tools],
+    path: spec.env["PATH"],
+    argv: spec.argv
+  })
+}

@@ -1,6 +1,7 @@
 import { type Duration, Effect, Either, Option, type Redacted, type Schedule, Schema } from "effect"
 import * as path from "node:path/posix"
 import type { AgentConfig } from "@usine/core/config/AgentConfig"
+import type { WorkerSandbox } from "@usine/core/config/WorkerConfig"
 import type { AttemptRequest } from "@usine/engine/Executor"
 import type * as DurableSession from "../DurableSession"
 import { SessionRecord } from "../DurableSession/SessionRecord"
@@ -21,6 +22,8 @@ export interface WorkerHandle {
   readonly transport: WorkerTransportShape
   readonly workspace: Workspace.Workspace
   readonly sessions: DurableSession.DurableSession
+  /** How its agents and `verify` commands are confined (ADR 0054). */
+  readonly sandbox: WorkerSandbox
 }
 
 /** What every Attempt of this executor shares. */

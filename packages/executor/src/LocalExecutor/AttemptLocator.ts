@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import * as path from "node:path/posix"
 import { AgentFailure } from "@usine/core/attempt/failure"
+import type { WorkerSandbox } from "@usine/core/config/WorkerConfig"
 import * as DurableSession from "../DurableSession"
 import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
 import * as Workspace from "../Workspace"
@@ -16,6 +17,7 @@ export interface LocatedAttempt {
 export interface LocatorWorker {
   readonly transport: WorkerTransportShape
   readonly root: string
+  readonly sandbox?: WorkerSandbox | undefined
 }
 
 /**
@@ -48,7 +50,16 @@ export const AttemptLocator = {
         if (cached !== undefined) return Effect.succeed(cached)
         return Workspace.make({ transport: config.transport, root: config.root }).pipe(
           Effect.map((workspace) => {
-            const handle = { name, transport: config.transport, workspace, sessions: DurableSession.make(config.transport) }
+            const handle: WorkerHandle = {
+              name,
+              transport: config.transport,
+              workspace,
+              sessions: DurableSession.make(config.transport),
+              // Read at each use: a reload may change it without replacing the Worker.
+              get sandbox() {
+                return config.sandbox ?? "bubblewrap"
+              }
+            }
             opened.set(config, handle)
             return handle
           })

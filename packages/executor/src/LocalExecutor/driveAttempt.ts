@@ -7,6 +7,7 @@ import { runVerifyRound, verifyEvidence, verifyFeedback } from "../Verify"
 import type { TransportError } from "../WorkerTransport"
 import { type BeginEntry, type JournalEntry, OutcomeEntry, type SalvageResult, TurnEntry, type VerifyEntry } from "./AttemptJournal"
 import { type AttemptContext, gitOfAttempt } from "./AttemptContext"
+import { verifySandbox } from "./attemptSandbox"
 import { journalRows } from "./journalRows"
 import { retryHarvest } from "./retryHarvest"
 import { runTurn } from "./runTurn"
@@ -122,7 +123,8 @@ export const driveAttempt = Effect.fn("LocalExecutor.drive")(function* (ctx: Att
           commands: policy.verify,
           timeoutMs: ctx.settings.verifyTimeoutMs,
           redactor: ctx.settings.redactor,
-          daemonEnv: ctx.settings.daemonEnv
+          daemonEnv: ctx.settings.daemonEnv,
+          sandbox: verifySandbox(ctx, number)
         },
         number
       )

@@ -76,7 +76,8 @@ export const prepareAttempt = Effect.fn("LocalExecutor.prepare")(function* (inpu
       }),
     catch: (error) => new AgentFailure({ reason: `the Agent ${run.agent} cannot be started`, evidence: String(error) })
   })
-  const capabilities = yield* probeWorker(worker.transport, { binaries: ["git", preview.argv[0] ?? ""] }).pipe(
+  const sandbox = worker.sandbox === "none" ? undefined : { worker: worker.name }
+  const capabilities = yield* probeWorker(worker.transport, { binaries: ["git", preview.argv[0] ?? ""], sandbox }).pipe(
     Effect.mapError(asFailure)
   )
   const missing = missingCapabilityFailure(capabilities)

@@ -10,6 +10,7 @@ import type { SessionRanAway, SessionStalled, SessionVanished } from "../Durable
 import type { TransportError } from "../WorkerTransport"
 import { OperatorEntry, TurnEndEntry, type TurnEntry } from "./AttemptJournal"
 import { type AttemptContext, operatorDir, turnDir, turnSession } from "./AttemptContext"
+import { agentSandbox } from "./attemptSandbox"
 import { journalRows } from "./journalRows"
 
 const isTransportError = (error: { readonly _tag: string }): error is TransportError =>
@@ -53,7 +54,15 @@ const startTurn = (ctx: AttemptContext, turn: TurnEntry, dir: string) =>
       harness: { ...invocation.env, USINE_INBOX: inboxPath(dir) }
     })
     const started = yield* ctx.worker.sessions
-      .start({ attemptDir: dir, workdir: ctx.worktree, argv: invocation.argv, env, stdin: invocation.stdin, files: invocation.files })
+      .start({
+        attemptDir: dir,
+        workdir: ctx.worktree,
+        argv: invocation.argv,
+        env,
+        stdin: invocation.stdin,
+        files: invocation.files,
+        sandbox: agentSandbox(ctx, env, provider?.baseUrl)
+      })
       .pipe(
         Effect.catchTag("SessionNotStarted", (error) =>
           Effect.fail(new DefectFailure({ reason: "the agent's session could not start", evidence: error.message }))

@@ -1,6 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { scopedTempDir } from "../scopedTempDir"
 import { makeAttempt, makeRun, policy, recorder, scriptedAgent, setup, simLayer } from "./support/fixture"
@@ -36,9 +35,8 @@ describe("the agent's environment", () => {
     () =>
       Effect.gen(function* () {
         const dumps = yield* scopedTempDir("usine-env-")
-        const agentDump = path.join(dumps, "agent.env")
-        const verifyDump = path.join(dumps, "verify.env")
-        const t = yield* setup({ agents: { env: scriptedAgent("env", { ENV_DUMP: agentDump }) } })
+        // In the worktree: the sandbox lets nothing else be written. They reach the pushed branch, where they are read.
+        const t = yield* setup({ agents: { env: scriptedAgent("env", { ENV_DUMP: "agent.env" }) } })
         yield* daemonVariables({
           GITHUB_TOKEN: t.account.token,
           GH_TOKEN: t.account.token,
@@ -47,12 +45,14 @@ describe("the agent's environment", () => {
         })
         const run = makeRun("env")
         const outcome = yield* t.executor.execute(
-          recorder().request(run, makeAttempt(run, 1), policy({ verify: [`env > ${verifyDump}`] }))
+          recorder().request(run, makeAttempt(run, 1), policy({ verify: ["env > verify.env"] }))
         )
         assert.strictEqual(outcome._tag, "Succeeded", JSON.stringify(outcome))
+        if (outcome._tag !== "Succeeded") return
+        const pushed = (file: string) => t.origin("show", `${outcome.result.branch}:${file}`)
 
-        for (const file of [agentDump, verifyDump]) {
-          const dump = fs.readFileSync(file, "utf8")
+        for (const file of ["agent.env", "verify.env"]) {
+          const dump = pushed(file)
           const env = variables(dump)
           assert.isTrue(env.has("PATH"), `${file} is a real environment dump`)
           for (const name of ["GITHUB_TOKEN", "GH_TOKEN", "SSH_AUTH_SOCK", "USINE_BOARD_SECRET", "GIT_ASKPASS"]) {
@@ -61,7 +61,7 @@ describe("the agent's environment", () => {
           assert.notInclude(dump, t.account.token)
           assert.notInclude(dump, "board-session-secret-value")
         }
-        const agentEnv = variables(fs.readFileSync(agentDump, "utf8"))
+        const agentEnv = variables(pushed("agent.env"))
         assert.strictEqual(agentEnv.get("AGENT_MODE"), "env", "what the Agent's config sets does arrive")
         assert.strictEqual(agentEnv.get("GIT_TERMINAL_PROMPT"), "0")
       }).pipe(Effect.provide(simLayer)),

@@ -201,7 +201,8 @@ describe("LocalExecutor on pull requests", () => {
           AGENT_TOKEN: agentAccount.token,
           AGENT_API: sim.url
         })
-        const t = yield* setup({ agents: { "self-pr": selfPr } })
+        // Its sandbox reaches GitHub because its Agent names it.
+        const t = yield* setup({ agents: { "self-pr": { ...selfPr, network: [new URL(sim.url).host] } } })
         const run = makeRun("self-pr")
         const outcome = yield* t.executor.execute(recorder().request(run, makeAttempt(run, 1), policy()))
         assert.strictEqual(outcome._tag, "Succeeded", JSON.stringify(outcome))

@@ -6,6 +6,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Attempt } from "@usine/core/attempt/Attempt"
 import type { AgentConfig } from "@usine/core/config/AgentConfig"
+import type { WorkerSandbox } from "@usine/core/config/WorkerConfig"
 import { attemptIdOf } from "@usine/core/ids/AttemptId"
 import { EventId } from "@usine/core/ids/EventId"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
@@ -30,6 +31,8 @@ export const AGENT_SCRIPT = fileURLToPath(new URL("../fixtures/agent.sh", import
 export const scriptedAgent = (mode: string, values: Record<string, string> = {}): AgentConfig => ({
   harness: "command",
   command: ["sh", AGENT_SCRIPT],
+  // The test's gate file lives outside the worktree: the sandbox shows its folder, read-only, as it would a login file.
+  ...(values["GATE"] === undefined ? {} : { sandboxReadOnly: [path.dirname(values["GATE"])] }),
   env: {
     inherit: [],
     values: {
@@ -114,6 +117,10 @@ export const setup = (
     readonly daemonEnv?: Record<string, string | undefined>
     readonly agents?: Record<string, AgentConfig>
     readonly harvestRetryPolicy?: Schedule.Schedule<unknown>
+    /** The Worker's `sandbox`; the default (bubblewrap) when absent. */
+    readonly sandbox?: WorkerSandbox
+    /** The Worker root; `<temp dir>/worker` when absent. */
+    readonly root?: string
   } = {}
 ) =>
   Effect.gen(function* () {
@@ -122,7 +129,7 @@ export const setup = (
     yield* sim.control.createRepository({ owner: "acme", name: "widgets", files: { "README.md": "widgets\n" } })
     yield* sim.control.createIssue({ repo: REPOSITORY, title: "Build the widget" })
     const dir = yield* scopedTempDir("usine-localexec-")
-    const root = path.join(dir, "worker")
+    const root = options.root ?? path.join(dir, "worker")
     // Where the Worker reaches git over HTTP: the emulator, or a closed port while a test takes git down.
     const git = { base: sim.url }
     const token = Redacted.make(account.token)
@@ -130,7 +137,7 @@ export const setup = (
     const agents = { ...Object.fromEntries(MODES.map((mode) => [mode, scriptedAgent(mode)])), ...options.agents }
     const executorOptions: LocalExecutor.LocalExecutorOptions = {
       agents,
-      workers: { local: { transport: LocalTransport.make(), root } },
+      workers: { local: { transport: LocalTransport.make(), root, ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }) } },
       token,
       cloneUrl: (repository) => `${git.base}/${repository}.git`,
       pollInterval: "30 millis",

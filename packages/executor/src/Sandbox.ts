@@ -1,0 +1,146 @@
+import { Data, Effect } from "effect"
+import * as path from "node:path/posix"
+import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
+import { bwrapArgs, NAMESPACE_FLAGS, type SystemEntry } from "./Sandbox/bwrapArgs"
+import { type Endpoint, planBridges } from "./Sandbox/endpoints"
+import { insideScript, launcherScript } from "./Sandbox/scripts"
+
+/** What one sandboxed command may see and reach (ADR 0054). */
+export interface SandboxRequest {
+  /** The session's folder on the host: read-only inside; its `net/` gets the bridge sockets and `hosts`. */
+  readonly dir: string
+  readonly workdir: string
+  /** Bound writable: the worktree, the harness's own folders. */
+  readonly writable: ReadonlyArray<string>
+  /** Host paths visible read-only at the same place (the mirror's objects); `~/` is the host's home. */
+  readonly readOnly: ReadonlyArray<string>
+  /** Login files visible read-only under the private HOME at the same place; `~/` is the host's home. */
+  readonly homeFiles: ReadonlyArray<string>
+  /** Commands (names looked up on `path`, or paths) whose install is made visible read-only. */
+  readonly tools: ReadonlyArray<string>
+  readonly network: ReadonlyArray<Endpoint>
+  /** The PATH the command runs with, to find `tools` as it would. */
+  readonly path: string | undefined
+  /** The command; a function of the private HOME when the command sets its own environment (`env -i`). */
+  readonly argv: ReadonlyArray<string> | ((home: string) => ReadonlyArray<string>)
+}
+
+/** The sandboxed argv, run in place of the command, and the private HOME it sees. */
+export interface Sandboxed {
+  readonly argv: ReadonlyArray<string>
+  readonly home: string
+}
+
+/** The host cannot run the sandbox: bwrap or socat is missing, or bwrap cannot create its namespaces there. */
+export class SandboxUnavailable extends Data.TaggedError("SandboxUnavailable")<{
+  readonly worker: string
+  readonly host: string
+  readonly detail: string
+}> {
+  override get message() {
+    return `the Worker ${this.worker} (${this.host}) has no working sandbox (${this.detail}): install bubblewrap and socat there, or set \`sandbox: none\` on the Worker`
+  }
+}
+
+const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"]
+
+const isSystem = (p: string) => SYSTEM.some((dir) => p === dir || p.startsWith(`${dir}/`))
+
+/** Prints the host's layout: `H home`, `D folder`, `L link target`, `T tool realpath`, `R given expanded realpath`. */
+const layoutScript = `h=$1; shift
+printf 'H %s\\n' "$HOME"
+for p in ${SYSTEM.join(" ")}; do
+  if [ -L "$p" ]; then printf 'L %s %s\\n' "$p" "$(readlink "$p")"; elif [ -d "$p" ]; then printf 'D %s\\n' "$p"; fi
+done
+while [ "$1" != -- ]; do
+  t=$1; shift
+  case $t in /*) f=$t ;; *) f=$(PATH=$h command -v "$t" 2>/dev/null) || f= ;; esac
+  case $f in /*) [ -f "$f" ] && printf 'T %s\\n' "$(readlink -f "$f")" ;; esac
+done
+shift
+for r; do
+  case $r in '~/'*) e=$HOME/\${r#'~/'} ;; *) e=$r ;; esac
+  [ -e "$e" ] && printf 'R %s %s\\n' "$e" "$(readlink -f "$e")"
+done
+exit 0
+`
+
+/** What of a tool's install is made visible: the outermost `node_modules` it lies in (its packages), else itself. */
+export const toolRoot = (real: string): string => {
+  const at = real.indexOf("/node_modules/")
+  return at < 0 ? real : real.slice(0, at + "/node_modules".length)
+}
+
+/** The private HOME: where the host's home is, so `~/` paths agree, unless that would cover a system folder. */
+const homeOf = (hostHome: string) =>
+  hostHome.startsWith("/") && hostHome !== "/" && !isSystem(hostHome) && !SYSTEM.some((dir) => dir.startsWith(`${hostHome}/`))
+    ? path.normalize(hostHome)
+    : "/home/usine-agent"
+
+/**
+ * Wraps a command in a bubblewrap sandbox on the Worker's host: every namespace of its own (no view of the host's
+ * processes, no network but the bridges), the system folders and the listed paths read-only, the writable ones
+ * writable, an empty private HOME and /tmp, and a `socat` bridge per allowed endpoint. Nothing else of the host is
+ * visible: the daemon's config, ledger and token file, other Attempts, `harvest/`, `credentials/`, /home, /root.
+ * When the command ends, every process it left ends with its PID namespace.
+ */
+export const sandboxCommand = Effect.fn("Sandbox.command")(function* (
+  transport: WorkerTransportShape,
+  request: SandboxRequest
+): Effect.fn.Return<Sandboxed, TransportError> {
+  const probed = yield* transport.exec({
+    argv: ["sh", "-c", layoutScript, "usine-sandbox-layout", request.path ?? "/usr/bin:/bin", ...request.tools, "--", ...request.readOnly, ...request.homeFiles],
+    timeoutMs: 30_000
+  })
+  const lines = probed.stdout.split("\n").filter((line) => line !== "")
+  const field = (line: string, n: number) => line.split(" ")[n] ?? ""
+  const home = homeOf(field(lines.find((line) => line.startsWith("H ")) ?? "H /", 1))
+  const hostHome = field(lines.find((line) => line.startsWith("H ")) ?? "H /", 1)
+  const system: Array<SystemEntry> = lines.flatMap((line): Array<SystemEntry> =>
+    line.startsWith("D ") ? [{ _tag: "Folder", path: field(line, 1) }] : line.startsWith("L ") ? [{ _tag: "Link", path: field(line, 1), target: field(line, 2) }] : []
+  )
+  const tools = lines.filter((line) => line.startsWith("T ")).map((line) => toolRoot(line.slice(2))).filter((p) => !isSystem(p))
+  const resolved = new Map(lines.filter((line) => line.startsWith("R ")).map((line) => [field(line, 1), field(line, 2)] as const))
+  const expand = (p: string) => (p.startsWith("~/") ? path.join(hostHome, p.slice(2)) : p)
+  const readOnly = request.readOnly.map(expand).flatMap((p) => (resolved.has(p) ? [resolved.get(p) ?? p] : []))
+  const files = request.homeFiles.map(expand).flatMap((target) => {
+    const source = resolved.get(target)
+    return source === undefined ? [] : [{ source, target: target.startsWith(`${hostHome}/`) ? path.join(home, target.slice(hostHome.length + 1)) : target }]
+  })
+
+  const net = path.join(request.dir, "net")
+  const { bridges, hosts } = planBridges(request.network)
+  yield* transport.makeDirectory(net)
+  yield* transport.writeFile(path.join(net, "hosts"), hosts)
+  const bwrap = bwrapArgs({ system, home, readOnly: [...tools, ...readOnly], files, dir: request.dir, writable: request.writable, workdir: request.workdir, bridges })
+  return {
+    home,
+    argv: [
+      "/bin/sh", "-c", launcherScript, "usine-sandbox", net,
+      ...bridges.flatMap((b) => [b.socket, b.target]), "--",
+      ...bwrap,
+      "/bin/sh", "-c", insideScript, "usine-sandbox-inside", net,
+      ...bridges.flatMap((b) => [b.socket, b.bind, String(b.port)]), "--",
+      ...(typeof request.argv === "function" ? request.argv(home) : request.argv)
+    ]
+  }
+})
+
+/**
+ * Whether the host can run the sandbox: bwrap and socat on PATH, and a trial `bwrap … true` with the sandbox's own
+ * namespace flags succeeds (a kernel without unprivileged user namespaces fails it). `undefined` when it can.
+ */
+export const probeSandbox = Effect.fn("Sandbox.probe")(function* (
+  transport: WorkerTransportShape
+): Effect.fn.Return<string | undefined, TransportError> {
+  const trial = yield* transport.exec({
+    argv: [
+      "sh",
+      "-c",
+      `for b in bwrap socat; do command -v $b >/dev/null 2>&1 || { echo "$b is not installed"; exit 1; }; done
+out=$(bwrap ${NAMESPACE_FLAGS.join(" ")} --ro-bind / / --proc /proc --dev /dev true 2>&1) || { printf 'bwrap cannot create its namespaces: %s\\n' "$out" | head -1; exit 1; }`
+    ],
+    timeoutMs: 30_000
+  })
+  return trial.exitCode === 0 ? undefined : (trial.stdout || trial.stderr).trim().split("\n")[0] || `exit ${trial.exitCode}`
+})

@@ -1,0 +1,101 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as path from "node:path"
+import type { AgentConfig } from "@usine/core/config/AgentConfig"
+import { scopedTempDir } from "../scopedTempDir"
+import { makeAttempt, makeRun, policy, recorder, scriptedAgent, setup, simLayer } from "./support/fixture"
+
+/** An HTTP listener on 127.0.0.1 answering `text`, closed with the scope. */
+const listener = (text: string) =>
+  Effect.acquireRelease(
+    Effect.async<http.Server>((resume) => {
+      const server = http.createServer((_, response) => response.end(text))
+      server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+    }),
+    (server) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+  ).pipe(Effect.map((server) => (server.address() as AddressInfo).port))
+
+/** What a prompt-injected agent tries; each probe prints one line the test reads back from the transcript. */
+const HOSTILE = `
+[ -e /proc/$DAEMON_PID ] && echo "pid: visible" || echo "pid: hidden"
+kill -0 "$DAEMON_PID" 2>/dev/null && echo "kill: allowed" || echo "kill: refused"
+cat "$CONFIG_FILE" >/dev/null 2>&1 && echo "config: read" || echo "config: hidden"
+cat "$TOKEN_FILE" >/dev/null 2>&1 && echo "token: read" || echo "token: hidden"
+ls "$OTHER_ATTEMPT" >/dev/null 2>&1 && echo "other attempt: listed" || echo "other attempt: hidden"
+echo "allowed: $(curl -s -m 5 http://127.0.0.1:$ALLOWED_PORT/ || echo unreachable)"
+echo "blocked: $(curl -s -m 5 http://127.0.0.1:$BLOCKED_PORT/ || echo unreachable)"
+setsid sh -c 'exec sleep 7787' </dev/null >/dev/null 2>&1 &
+echo left behind > left.txt && git add -A && git commit --quiet -m "Leave a process behind"
+echo done
+`
+
+/** Host processes whose command line is exactly `argv`. */
+const processesRunning = (argv: ReadonlyArray<string>) =>
+  fs.readdirSync("/proc").filter((pid) => {
+    if (!/^\d+$/.test(pid)) return false
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8") === `${argv.join("\0")}\0`
+    } catch {
+      return false
+    }
+  })
+
+describe("the sandbox on a local Worker (bubblewrap, the default)", () => {
+  it.scopedLive(
+    "hides the daemon's processes and files, reaches only its allow-list, and ends what the agent left behind",
+    () =>
+      Effect.gen(function* () {
+        const allowed = yield* listener("model endpoint")
+        const blocked = yield* listener("someone else's port")
+        // The daemon's folder: its config and token file beside the Worker root, as an operator's would be.
+        const dir = yield* scopedTempDir("usine-sandbox-")
+        const root = path.join(dir, "worker")
+        const config = path.join(dir, "usine.yaml")
+        const token = path.join(dir, "token")
+        const other = path.join(root, "attempts", "someone-else")
+        const base = scriptedAgent("edit")
+        const hostile: AgentConfig = {
+          ...base,
+          command: ["sh", "-c", HOSTILE],
+          env: {
+            inherit: [],
+            values: {
+              ...base.env.values,
+              DAEMON_PID: String(process.pid),
+              CONFIG_FILE: config,
+              TOKEN_FILE: token,
+              OTHER_ATTEMPT: other,
+              ALLOWED_PORT: String(allowed),
+              BLOCKED_PORT: String(blocked)
+            }
+          },
+          network: [`127.0.0.1:${allowed}`]
+        }
+        const t = yield* setup({ agents: { hostile }, root })
+        fs.writeFileSync(config, "github:\n  token_file: token\n")
+        fs.writeFileSync(token, `${t.account.token}\n`, { mode: 0o600 })
+        fs.mkdirSync(other, { recursive: true })
+        assert.isTrue(processesRunning(["sleep", "7787"]).length === 0)
+        const run = makeRun("hostile")
+        const log = recorder()
+        const outcome = yield* t.executor.execute(log.request(run, makeAttempt(run, 1), policy()))
+        assert.strictEqual(outcome._tag, "Succeeded", JSON.stringify(outcome))
+        const said = log.rows.filter((row) => row.kind === "assistant").map((row) => row.text)
+        assert.includeMembers(said, [
+          "pid: hidden",
+          "kill: refused",
+          "config: hidden",
+          "token: hidden",
+          "other attempt: hidden",
+          "allowed: model endpoint",
+          "blocked: unreachable",
+          "done"
+        ])
+        assert.deepStrictEqual(processesRunning(["sleep", "7787"]), [], "the setsid process died with the sandbox")
+      }).pipe(Effect.provide(simLayer)),
+    60_000
+  )
+})
