@@ -13,10 +13,12 @@ import { sameSecret } from "./security"
 
 const loginFrame = { title: "Log in", current: "" } as const
 
-/** The login form and logout (only when a token is configured), and the two static assets. */
+/** The login form and logout (only when a token is configured), the two static assets, and no icon. */
 export const loginRoutes = (app: Hono<BoardEnv>, auth: BoardAuth, run: RunExit) => {
   app.get("/assets/board.css", (c) => c.body(boardCss, 200, { "Content-Type": "text/css; charset=utf-8" }))
   app.get("/assets/board.js", (c) => c.body(boardScript, 200, { "Content-Type": "text/javascript; charset=utf-8" }))
+  // Browsers ask for it on their own; a 404 would be a console error on the first page after a login.
+  app.get("/favicon.ico", (c) => c.body(null, 204))
 
   app.get("/login", (c) =>
     Option.isNone(auth.token)

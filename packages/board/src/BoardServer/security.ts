@@ -10,8 +10,8 @@ export const CSRF_FIELD = "_csrf"
 export const CSRF_HEADER = "x-csrf-token"
 
 const UNSAFE_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"])
-/** Reachable without logging in: the login form itself and the stylesheet and script it loads. */
-const PUBLIC_PATHS = (path: string) => path === "/login" || path.startsWith("/assets/")
+/** Reachable without logging in: the login form itself, the stylesheet and script it loads, and the empty icon. */
+const PUBLIC_PATHS = (path: string) => path === "/login" || path === "/favicon.ico" || path.startsWith("/assets/")
 
 const digest = (text: string) => createHash("sha256").update(text).digest()
 
