@@ -75,9 +75,10 @@ export const hostileDaemon = (options: { readonly loops?: string; readonly slots
       extra: "labels:\n  - {name: hostile, color: \"d93f0b\"}",
       loops: [loops]
     })
-      .replace(`  token: ${token}\n`, `  token_file: ${JSON.stringify(tokenFile)}\n`)
-      .replace("agents:\n", `agents:\n${agent}`)
-      .replace(`root: ${JSON.stringify(workerRoot)}\n`, `root: ${JSON.stringify(workerRoot)}\n    max_concurrent_attempts: ${options.slots ?? 2}\n`)
+      // Replaced by functions: a replacement string would read the script's `$$` as `$`.
+      .replace(`  token: ${token}\n`, () => `  token_file: ${JSON.stringify(tokenFile)}\n`)
+      .replace("agents:\n", () => `agents:\n${agent}`)
+      .replace(`root: ${JSON.stringify(workerRoot)}\n`, () => `root: ${JSON.stringify(workerRoot)}\n    max_concurrent_attempts: ${options.slots ?? 2}\n`)
     writeFileSync(join(dir, "usine.yaml"), config)
     const usine = yield* startUsine(dir, ["up"], { GITHUB_TOKEN: token })
     // Runs before the archive (finalizers run last first): the agent's raw output holds what it printed.
