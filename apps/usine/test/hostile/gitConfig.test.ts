@@ -4,7 +4,7 @@ import type { RunView } from "@usine/board/BoardViews/runView"
 import { REPOSITORY } from "../support/daemonConfig"
 import { json } from "../support/http"
 import { attack, type HostileDaemon, hostileDaemon, settledRuns } from "./support/HostileDaemon"
-import { describeRun, listenerFindings, markersLeft, neutralised, refused, tokenFindings } from "./support/proofs"
+import { attackRan, describeRun, listenerFindings, markersLeft, neutralised, refused, tokenFindings } from "./support/proofs"
 
 /**
  * Git settings a prompt-injected agent plants in its clone, and for a few seconds in every mirror and harvest
@@ -41,6 +41,7 @@ layer(attacked, { timeout: "240 seconds", excludeTestServices: true })("hostile 
   it.effect.each(NEUTRALISED)("%s: the planted setting is ignored; the work goes to the emulator", (name) =>
     Effect.gen(function* () {
       const { daemon, runs } = yield* Attacked
+      assert.isTrue(attackRan(runOf(runs, name), name), describeRun(runOf(runs, name)))
       assert.deepStrictEqual(neutralised(daemon, runOf(runs, name), name), [])
       assert.notInclude(markersLeft(daemon), name, `a program the ${name} attack planted ran as the daemon`)
     }))
@@ -48,6 +49,7 @@ layer(attacked, { timeout: "240 seconds", excludeTestServices: true })("hostile 
   it.effect("gitdir-file: a .git file naming a gitdir the agent made is refused, and said so", () =>
     Effect.gen(function* () {
       const { daemon, runs } = yield* Attacked
+      assert.isTrue(attackRan(runOf(runs, "gitdir-file"), "gitdir-file"), describeRun(runOf(runs, "gitdir-file")))
       assert.deepStrictEqual(refused(daemon, runOf(runs, "gitdir-file"), /refused to read the agent's work: the worktree's \.git is no longer the folder usine made/), [])
       assert.notInclude(markersLeft(daemon), "gitdir-file")
     }))

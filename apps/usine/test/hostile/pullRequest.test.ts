@@ -12,8 +12,9 @@ import { describeRun, listenerFindings, markersLeft, remoteBranches } from "./su
 
 /**
  * Issue 16, attack 5: someone pushes to a pull request's branch after the poll observed its head and after the
- * Run was approved. The Run starts from the head that was approved, does not overwrite the moved branch (its push
- * carries a lease on that head), and the new content comes back as a new Event, for its own approval.
+ * Run was approved. No agent works on the unapproved commit (the Run starts from the approved head, or does not
+ * start once it sees the branch moved), the moved branch is not overwritten (the push carries a lease on the
+ * approved head), the Run says why it failed, and the new content comes back as a new Event, for its own approval.
  */
 const LOOPS = `
   - name: hold
@@ -72,14 +73,16 @@ describe("hostile agent: a pull request's branch moves after approval, through u
       yield* Effect.promise(() => daemon.sim.control.clearFaults())
 
       const problems: Array<string> = []
-      const said = first!.transcript.lines.map((line) => line.text).join("\n")
-      if (!said.includes(`observed ${approved}, started at ${approved}`)) {
-        problems.push(`the Attempt did not start from the approved head ${approved.slice(0, 8)}: ${/observed .*/.exec(said)?.[0] ?? describeRun(first!)}`)
+      // Either no agent ran (the start saw the branch had moved) or it ran on the approved head and its push was
+      // refused by the lease; never did an agent work on the unapproved commit.
+      const started = /observed [0-9a-f]*, started at ([0-9a-f]+)/.exec(first!.transcript.lines.map((line) => line.text).join("\n"))?.[1]
+      if (started !== undefined && started !== approved) {
+        problems.push(`an agent ran on the unapproved head ${started.slice(0, 8)}, not the approved ${approved.slice(0, 8)}`)
       }
       const head = remoteBranches(daemon).get("feature")
       if (head !== moved) problems.push(`the moved branch was overwritten or built on: feature is at ${head?.slice(0, 8)}, was ${moved.slice(0, 8)}`)
       const failure = first!.attempts.at(-1)?.failure
-      if (first!.run.state !== "Failed" || !/branch feature moved since the Attempt began; nothing was pushed/.test(failure?.reason ?? "")) {
+      if (first!.run.state !== "Failed" || !/branch (feature )?moved since/.test(failure?.reason ?? "")) {
         problems.push(`the Run does not say the branch moved: ${describeRun(first!)}`)
       }
 

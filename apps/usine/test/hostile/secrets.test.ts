@@ -6,7 +6,7 @@ import type { RunView } from "@usine/board/BoardViews/runView"
 import { BOARD_TOKEN, REPOSITORY } from "../support/daemonConfig"
 import { json } from "../support/http"
 import { attack, type HostileDaemon, hostileDaemon, settledRuns } from "./support/HostileDaemon"
-import { describeRun, listenerFindings, markersLeft, neutralised, refused, tokenFindings } from "./support/proofs"
+import { attackRan, describeRun, listenerFindings, markersLeft, neutralised, refused, tokenFindings } from "./support/proofs"
 
 /**
  * A prompt-injected agent after the daemon's secrets (issue 16): hiding one from the guards' diff, reading them
@@ -51,6 +51,7 @@ layer(attacked, { timeout: "240 seconds", excludeTestServices: true })("hostile 
   it.effect("hidden-secret: a token behind `notes.txt -diff` is still read by the guards; nothing is pushed", () =>
     Effect.gen(function* () {
       const { daemon, runs } = yield* Attacked
+      assert.isTrue(attackRan(runOf(runs, "hidden-secret"), "hidden-secret"))
       assert.deepStrictEqual(
         refused(daemon, runOf(runs, "hidden-secret"), /pre-push guards refused the change[\s\S]*secret_scan: notes\.txt:1 looks like a github token/),
         []
@@ -61,6 +62,7 @@ layer(attacked, { timeout: "240 seconds", excludeTestServices: true })("hostile 
     Effect.gen(function* () {
       const { daemon, runs } = yield* Attacked
       const view = runOf(runs, "read-secrets")
+      assert.isTrue(attackRan(view, "read-secrets"), describeRun(view))
       const found = kept(daemon, "read-secrets")
       assert.notInclude(found, daemon.token, "the agent read the GitHub token")
       assert.notInclude(found, BOARD_TOKEN, "the agent read the Board token")
@@ -74,6 +76,7 @@ layer(attacked, { timeout: "240 seconds", excludeTestServices: true })("hostile 
   it.effect("github-symlink: `.github -> ci` with ci/workflows/x.yml is refused as a forbidden path", () =>
     Effect.gen(function* () {
       const { daemon, runs } = yield* Attacked
+      assert.isTrue(attackRan(runOf(runs, "github-symlink"), "github-symlink"))
       assert.deepStrictEqual(
         refused(daemon, runOf(runs, "github-symlink"), /links: \.github a symbolic link that reaches forbidden path \.github\/workflows/),
         []
@@ -83,6 +86,7 @@ layer(attacked, { timeout: "240 seconds", excludeTestServices: true })("hostile 
   it.effect("credential-poller: the process it left behind copied no token the daemon lent to git", () =>
     Effect.gen(function* () {
       const { daemon, runs } = yield* Attacked
+      assert.isTrue(attackRan(runOf(runs, "credential-poller"), "credential-poller"))
       assert.deepStrictEqual(neutralised(daemon, runOf(runs, "credential-poller"), "credential-poller"), [])
       assert.notInclude(kept(daemon, "credential-poller"), daemon.token, "the left-behind process copied the GitHub token")
     }))

@@ -16,6 +16,7 @@ others() { for g in "$WORKER_ROOT"/mirrors/*.git "$WORKER_ROOT"/harvest/*.git; d
 # git directory it can find, so a daemon git command there in the meantime reads them.
 plant() {
   while [ $# -ge 2 ]; do git config "$1" "$2"; printf '%s\n%s\n' "$1" "$2" >>"$here/.git/planted"; shift 2; done
+  echo "planting in $(others | wc -l) other git directories"
   n=0
   while [ $n -lt 30 ]; do
     for g in $(others); do

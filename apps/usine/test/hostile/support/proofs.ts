@@ -10,7 +10,7 @@ import { filesUnder, type HostileDaemon } from "./HostileDaemon"
 const TOKEN_SHAPE = /(?:ghp_|github_pat_|ghs_)[A-Za-z0-9_]{20,}/
 
 const gitIn = (gitDir: string, ...args: ReadonlyArray<string>) =>
-  execFileSync("git", [`--git-dir=${gitDir}`, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" } })
+  execFileSync("git", [`--git-dir=${gitDir}`, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" } })
 
 /** The emulator's branches, with their shas. */
 export const remoteBranches = (daemon: HostileDaemon): ReadonlyMap<string, string> =>
@@ -67,6 +67,10 @@ export const refused = (daemon: HostileDaemon, view: RunView, reason: RegExp): R
   if (pushed.length > 0) problems.push(`the refused work reached the emulator: ${pushed.join(", ")}`)
   return problems
 }
+
+/** The agent got to the end of its attack: the Run's transcript has its last line. */
+export const attackRan = (view: RunView, attack: string): boolean =>
+  view.transcript.lines.some((line) => line.text.includes(`hostile agent: attack ${attack} done`))
 
 /** A planted program ran as the daemon: its marker is there. */
 export const markersLeft = (daemon: HostileDaemon): ReadonlyArray<string> => readdirSync(daemon.markers)
