@@ -11,6 +11,8 @@ export interface WorkerStatus {
   readonly lostCapabilities: ReadonlyArray<string>
   readonly health: "ok" | "degraded" | "unreachable"
   readonly detail?: string | undefined
+  /** How it confines agents (ADR 0054); `none` is shown as a warning. */
+  readonly sandbox?: "bubblewrap" | "none" | undefined
 }
 
 /** The Workers' slots, capabilities and health; the app implements it from the StepExecutor and the transports. */

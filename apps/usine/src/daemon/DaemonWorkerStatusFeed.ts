@@ -4,7 +4,7 @@ import { StepExecutor } from "@usine/engine/StepExecutor"
 import { ConfigState } from "../ConfigState"
 import { workerSpecsOf } from "../layers/PoliciesLayer"
 
-/** The Workers page: each configured Worker with the slots the engine has taken on it and the Agents it runs. */
+/** The Workers page: each configured Worker with the slots the engine has taken on it, the Agents it runs, its sandbox. */
 export const DaemonWorkerStatusFeed: Layer.Layer<WorkerStatusFeed, never, StepExecutor | ConfigState> = Layer.effect(
   WorkerStatusFeed,
   Effect.gen(function* () {
@@ -13,13 +13,15 @@ export const DaemonWorkerStatusFeed: Layer.Layer<WorkerStatusFeed, never, StepEx
     return {
       workers: Effect.gen(function* () {
         const { inUse } = yield* steps.usage
-        return workerSpecsOf(yield* state.get).map((worker) => ({
+        const config = yield* state.get
+        return workerSpecsOf(config).map((worker) => ({
           name: worker.name,
           slotsUsed: inUse[worker.name] ?? 0,
           slotsMax: worker.maxConcurrentAttempts,
           capabilities: worker.agents,
           lostCapabilities: [],
-          health: "ok" as const
+          health: "ok" as const,
+          sandbox: config.workers[worker.name]?.sandbox ?? "bubblewrap"
         }))
       })
     }

@@ -1,8 +1,9 @@
 import { Context, Effect, ExecutionStrategy, Exit, Scope } from "effect"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
-import type { WorkerConfig } from "@usine/core/config/WorkerConfig"
+import type { WorkerConfig, WorkerSandbox } from "@usine/core/config/WorkerConfig"
 import * as LocalTransport from "@usine/executor/LocalTransport"
 import type { LocalExecutorWorker } from "@usine/executor/LocalExecutor"
+import { probeSandbox, SandboxUnavailable } from "@usine/executor/Sandbox"
 import * as SshTransport from "@usine/executor/SshTransport"
 import type { WorkerTransportShape } from "@usine/executor/WorkerTransport"
 import { acquireWorkerRootLock, holderNote } from "@usine/executor/WorkerRootLock"
@@ -28,6 +29,8 @@ export class WorkerPool extends Context.Tag("usine/WorkerPool")<
 
 interface Entry extends LocalExecutorWorker {
   readonly name: string
+  /** Changed in place by a reload: the next Attempt on it is confined (or not) accordingly. */
+  sandbox: WorkerSandbox
   /** What makes it the same Worker: a change of type, host or root replaces it. */
   readonly identity: string
   readonly scope: Scope.CloseableScope
@@ -52,6 +55,27 @@ const lockRoot = (plan: StartupPlan, name: string, worker: { readonly transport:
   )
 
 /**
+ * Says at every start how the Worker confines its agents (ADR 0054): `sandbox: none` is warned about; a Worker whose
+ * host cannot run the sandbox is reported in one line saying what to do, and its Attempts are refused (the probe
+ * before each one says the same). An unreachable Worker is reported when it is first used.
+ */
+const announceSandbox = (name: string, sandbox: WorkerSandbox, transport: WorkerTransportShape) =>
+  sandbox === "none"
+    ? Effect.logWarning(
+        `workers.${name} has sandbox: none: its agents and verify commands run unconfined, as the daemon's user, and can read what it can (its config, token file, ledger, other Attempts)`
+      ).pipe(Effect.annotateLogs({ worker: name }))
+    : probeSandbox(transport).pipe(
+        Effect.flatMap((unavailable) =>
+          unavailable === undefined
+            ? Effect.void
+            : Effect.logError(
+                `${new SandboxUnavailable({ worker: name, host: transport.host, detail: unavailable }).message}; until then its Attempts are refused`
+              ).pipe(Effect.annotateLogs({ worker: name }))
+        ),
+        Effect.catchAll(() => Effect.void)
+      )
+
+/**
  * Opens each configured Worker in a scope of its own, forked from the caller's: its transport (an ssh Worker's
  * control connection) and its root lock last until it is retired and no Attempt runs on it any more, or the caller's
  * scope closes. `workers` is the live record the executor reads: the Workers in force, and a retired one under its
@@ -73,9 +97,10 @@ export const makeWorkerPool = (plan: StartupPlan) =>
             : LocalTransport.make()
           const root = worker.type === "ssh" ? worker.root.replace(/^~\//, "") : pathFrom(plan.configFile, worker.root)
           yield* lockRoot(plan, name, { transport, root })
+          yield* announceSandbox(name, worker.sandbox, transport)
           return { transport, root }
         }).pipe(Scope.extend(scope), Effect.onError(() => Scope.close(scope, Exit.void)))
-        const entry: Entry = { ...opened, name, identity: identityOf(worker), scope, active: 0, retired: false }
+        const entry: Entry = { ...opened, name, sandbox: worker.sandbox, identity: identityOf(worker), scope, active: 0, retired: false }
         current.set(name, entry)
         return entry
       })
@@ -134,7 +159,13 @@ export const makeWorkerPool = (plan: StartupPlan) =>
     const reconcile = Effect.fn("WorkerPool.reconcile")(function* (config: UsineConfig) {
       for (const entry of [...current.values()]) {
         const next = config.workers[entry.name]
-        if (next !== undefined && identityOf(next) === entry.identity) continue
+        if (next !== undefined && identityOf(next) === entry.identity) {
+          if (next.sandbox !== entry.sandbox) {
+            entry.sandbox = next.sandbox
+            yield* announceSandbox(entry.name, next.sandbox, entry.transport)
+          }
+          continue
+        }
         yield* Effect.logInfo(
           next === undefined
             ? "Worker removed: it takes no new Attempt; those running on it finish"

@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as http from "node:http"
+import * as os from "node:os"
 import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import type { AgentConfig } from "@usine/core/config/AgentConfig"
@@ -95,6 +96,56 @@ describe("the sandbox on a local Worker (bubblewrap, the default)", () => {
           "done"
         ])
         assert.deepStrictEqual(processesRunning(["sleep", "7787"]), [], "the setsid process died with the sandbox")
+      }).pipe(Effect.provide(simLayer)),
+    60_000
+  )
+})
+
+/** A host without bubblewrap for the scope: this process's PATH holds every other program of /usr/bin, but not bwrap. */
+const withoutBubblewrap = Effect.gen(function* () {
+  const bin = path.join(yield* scopedTempDir("usine-no-bwrap-"), "bin")
+  fs.mkdirSync(bin)
+  for (const name of fs.readdirSync("/usr/bin")) if (name !== "bwrap") fs.symlinkSync(path.join("/usr/bin", name), path.join(bin, name))
+  yield* Effect.acquireRelease(
+    Effect.sync(() => {
+      const before = process.env["PATH"]
+      process.env["PATH"] = bin
+      return before
+    }),
+    (before) => Effect.sync(() => void (process.env["PATH"] = before))
+  )
+})
+
+describe("a Worker without a working sandbox", () => {
+  it.scopedLive(
+    "refuses its Attempts, saying what to do",
+    () =>
+      Effect.gen(function* () {
+        yield* withoutBubblewrap
+        const refusing = yield* setup()
+        const run = makeRun("edit")
+        const refused = yield* refusing.executor.execute(recorder().request(run, makeAttempt(run, 1), policy()))
+        assert.strictEqual(refused._tag, "Failed")
+        if (refused._tag !== "Failed") return
+        assert.strictEqual(refused.failure._tag, "AgentFailure")
+        assert.strictEqual(
+          refused.failure.reason,
+          `the Worker local (${os.hostname()}) has no working sandbox (bwrap is not installed): install bubblewrap and socat there, or set \`sandbox: none\` on the Worker`
+        )
+        assert.deepStrictEqual(refusing.branches(), ["main"], "nothing ran, nothing was pushed")
+      }).pipe(Effect.provide(simLayer)),
+    60_000
+  )
+
+  it.scopedLive(
+    "runs them unconfined when it says sandbox: none",
+    () =>
+      Effect.gen(function* () {
+        yield* withoutBubblewrap
+        const unconfined = yield* setup({ sandbox: "none" })
+        const next = makeRun("edit")
+        const ran = yield* unconfined.executor.execute(recorder().request(next, makeAttempt(next, 1), policy()))
+        assert.strictEqual(ran._tag, "Succeeded", JSON.stringify(ran))
       }).pipe(Effect.provide(simLayer)),
     60_000
   )
