@@ -48,6 +48,7 @@ export const itemSubmission = (
     number: item.number,
     generation: item.generation,
     contentHash: hash,
+    ...(item.kind === "pull_request" && item.fields.headSha !== "" ? { headSha: item.fields.headSha } : {}),
     task,
     agent: loop.agent,
     approvalRequired: loop.approval === "required",

@@ -11,6 +11,7 @@ import triggerRefusals0003 from "./migrations/0003_trigger_refusals"
 import budgets0004 from "./migrations/0004_budgets"
 import runNotes0005 from "./migrations/0005_run_notes"
 import retryBackoff0006 from "./migrations/0006_retry_backoff_and_queued_events"
+import runHeadSha0007 from "./migrations/0007_run_head_sha"
 
 /** Numbered migrations; never edit one that has shipped, add the next number. */
 export const migrations = Migrator.fromRecord({
@@ -19,7 +20,8 @@ export const migrations = Migrator.fromRecord({
   "0003_trigger_refusals": triggerRefusals0003,
   "0004_budgets": budgets0004,
   "0005_run_notes": runNotes0005,
-  "0006_retry_backoff_and_queued_events": retryBackoff0006
+  "0006_retry_backoff_and_queued_events": retryBackoff0006,
+  "0007_run_head_sha": runHeadSha0007
 })
 
 /** How long a statement waits for another connection's write lock before failing. */

@@ -72,7 +72,7 @@ describe("finalOutcomeOf", () => {
   const noRun = {
     id: null, event_id: null, loop: null, item_key: null, repository: null, number: null, generation: null,
     state: null, state_json: null, version: null, task: null, agent: null, model: null, approval_required: null,
-    received_at: null, created_at: null, updated_at: null, resolved_failure_attempt_id: null
+    received_at: null, created_at: null, updated_at: null, resolved_failure_attempt_id: null, head_sha: null
   }
   it("leaves unknown, recorded, queued and blocked Events to the transaction", () => {
     assert.isTrue(Option.isNone(finalOutcomeOf(eventId, undefined)))

@@ -13,6 +13,8 @@ export const Submission = Schema.Struct({
   /** The Item's cycle generation when the trigger read it. */
   generation: Schema.Number,
   contentHash: Schema.optional(Schema.String),
+  /** A pull request's head commit when the trigger read it: the Run starts there and pushes only over it. */
+  headSha: Schema.optional(Schema.String),
   /** The rendered prompt. */
   task: Schema.String,
   agent: Schema.String,

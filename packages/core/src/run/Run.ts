@@ -20,6 +20,8 @@ export class Run extends Schema.Class<Run>("Run")({
   agent: Schema.String,
   model: Schema.optional(Schema.String),
   approvalRequired: Schema.Boolean,
+  /** For a pull request, its head commit when the trigger read it (and an approver saw it). */
+  headSha: Schema.optional(Schema.String),
   receivedAt: Schema.Number,
   createdAt: Schema.Number,
   updatedAt: Schema.Number,

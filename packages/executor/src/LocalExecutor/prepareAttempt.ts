@@ -29,6 +29,16 @@ const asFailure = (error: TransportError | GitCommandFailed | UnsafeWorkspacePat
   }
 }
 
+/**
+ * A pull request Run works on the head its trigger read (and its approver saw), never on commits pushed since
+ * (ADR 0057): those are new content, which the next poll records as a new Event.
+ */
+const branchMoved = (number: number, observed: string, now: string) =>
+  new AgentFailure({
+    reason: `pull request #${number}'s branch moved since usine read it: nothing ran on the new commits, which come back as a new Event`,
+    evidence: `read at ${observed.slice(0, 12)}, now at ${now.slice(0, 12)}`
+  })
+
 /** Where the work starts and where it goes: the Run's own branch, or back to the pull request it works on. */
 const targets = (settings: ExecutorSettings, request: AttemptRequest) =>
   Effect.gen(function* () {
@@ -47,6 +57,7 @@ const targets = (settings: ExecutorSettings, request: AttemptRequest) =>
         evidence: ""
       })
     }
+    if (run.headSha !== undefined && pull.headSha !== run.headSha) return yield* branchMoved(pull.number, run.headSha, pull.headSha)
     return { baseBranch: pull.baseRef, startRef: pull.headRef, pushBranch: pull.headRef, pullRequest: { number: pull.number, url: pull.url } }
   }).pipe(Effect.catchTag("PullRequestCallFailed", (error) => Effect.fail(pullRequestFailure(error))))
 
@@ -90,6 +101,9 @@ export const prepareAttempt = Effect.fn("LocalExecutor.prepare")(function* (inpu
   // Decided from the fetched mirror, before the agent's clone exists: the clone starts there.
   const plan = (mirror: MirrorGit, baseSha: string) =>
     Effect.gen(function* () {
+      if (!ownBranch && run.headSha !== undefined && baseSha !== run.headSha) {
+        return yield* branchMoved(run.number ?? 0, run.headSha, baseSha)
+      }
       const existing = yield* mirror.revParse(`refs/heads/${target.pushBranch}`).pipe(Effect.option)
       const salvaged = attempt.number > 1 ? yield* newestSalvage(mirror, run.id) : Option.none()
       // On a pull request's branch, only work built on its current head can be pushed back.
@@ -120,7 +134,7 @@ export const prepareAttempt = Effect.fn("LocalExecutor.prepare")(function* (inpu
     Effect.tapErrorTag("GitCommandFailed", () =>
       target.pullRequest === undefined ? settings.pullRequests.forgetDefaultBranch(run.repository) : Effect.void
     ),
-    Effect.mapError(asFailure)
+    Effect.mapError((error) => (error._tag === "AgentFailure" ? error : asFailure(error)))
   )
 
   const begin = Effect.gen(function* () {

@@ -21,7 +21,8 @@ export const RunRow = Schema.Struct({
   received_at: Schema.Number,
   created_at: Schema.Number,
   updated_at: Schema.Number,
-  resolved_failure_attempt_id: Schema.NullOr(Schema.String)
+  resolved_failure_attempt_id: Schema.NullOr(Schema.String),
+  head_sha: Schema.NullOr(Schema.String)
 })
 export type RunRow = typeof RunRow.Type
 
@@ -44,7 +45,8 @@ export const rowOfRun = (run: typeof Run.Encoded): RunRow => ({
   received_at: run.receivedAt,
   created_at: run.createdAt,
   updated_at: run.updatedAt,
-  resolved_failure_attempt_id: run.resolvedFailureAttemptId ?? null
+  resolved_failure_attempt_id: run.resolvedFailureAttemptId ?? null,
+  head_sha: run.headSha ?? null
 })
 
 /** The fields of the Run a row holds, but its state. */
@@ -64,7 +66,8 @@ const fieldsOfRow = (row: RunRow) => ({
   receivedAt: row.received_at,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
-  ...(row.resolved_failure_attempt_id === null ? {} : { resolvedFailureAttemptId: row.resolved_failure_attempt_id })
+  ...(row.resolved_failure_attempt_id === null ? {} : { resolvedFailureAttemptId: row.resolved_failure_attempt_id }),
+  ...(row.head_sha === null ? {} : { headSha: row.head_sha })
 })
 
 const decodeState = Schema.decodeUnknownSync(Schema.parseJson(RunState))

@@ -116,6 +116,7 @@ export const makeClaim = (
           agent: submission.agent,
           ...(submission.model === undefined ? {} : { model: submission.model }),
           approvalRequired: submission.approvalRequired,
+          ...(submission.headSha === undefined ? {} : { headSha: submission.headSha }),
           receivedAt: submission.receivedAt,
           createdAt: now,
           updatedAt: now
