@@ -3,6 +3,7 @@ import { Data, Effect } from "effect"
 import type { ConfigInvalid } from "@usine/core/config/ConfigInvalid"
 import { parseConfig } from "@usine/core/config/parseConfig"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
+import { daemonEnvironment } from "./daemon/DaemonEnvironment"
 
 /** The configuration file could not be read at all. */
 export class ConfigUnreadable extends Data.TaggedError("ConfigUnreadable")<{
@@ -30,6 +31,6 @@ export const loadConfig = Effect.fn("loadConfig")(function* (
           })
       )
     )
-  const env = yield* Effect.sync(() => ({ ...process.env }))
+  const env = yield* Effect.sync(() => ({ ...daemonEnvironment() }))
   return yield* parseConfig(text, { env, file })
 })

@@ -4,6 +4,7 @@ import { parseConfig } from "@usine/core/config/parseConfig"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import { trustWarnings } from "@usine/core/trust/trustWarnings"
 import { ConfigState } from "./ConfigState"
+import { daemonEnvironment } from "./daemon/DaemonEnvironment"
 
 /** How often usine.yaml is looked at; an edit applies within this time. */
 export const CONFIG_POLL_INTERVAL = Duration.seconds(2)
@@ -65,7 +66,7 @@ export const watchConfig = Effect.fn("watchConfig")(function* (file: string) {
     }
     if (read.right === seen) return
     seen = read.right
-    const env = yield* Effect.sync(() => ({ ...process.env }))
+    const env = yield* Effect.sync(() => ({ ...daemonEnvironment() }))
     const parsed = yield* parseConfig(read.right, { env, file }).pipe(Effect.either)
     if (parsed._tag === "Left") {
       yield* state.reject(file, parsed.left.message)

@@ -1,5 +1,6 @@
 import { Effect, Layer, Option, Schedule } from "effect"
 import { spawn } from "node:child_process"
+import { childEnvironment } from "./childEnvironment"
 import * as fs from "node:fs"
 import { hostname } from "node:os"
 import * as path from "node:path"
@@ -22,7 +23,7 @@ export const make = (host: string = hostname()): WorkerTransportShape => {
   const io = <A>(operation: string, f: () => A) => Effect.try({ try: f, catch: (cause) => failed(operation, cause) })
 
   const exec: WorkerTransportShape["exec"] = Effect.fn("LocalTransport.exec")(function* (command) {
-    const result = yield* runProcess(host, { ...command, env: { ...process.env, ...command.env } })
+    const result = yield* runProcess(host, { ...command, env: childEnvironment(command.env) })
     return { exitCode: result.exitCode, stdout: Buffer.from(result.stdout).toString("utf8"), stderr: result.stderr }
   })
 

@@ -1,5 +1,6 @@
 import { Effect, type Scope } from "effect"
 import { execFile } from "node:child_process"
+import { childEnvironment } from "./childEnvironment"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -47,7 +48,7 @@ export const make = (worker: SshWorker): Effect.Effect<WorkerTransportShape, Hos
     ]
     yield* Effect.addFinalizer(() =>
       Effect.async<void>((resume) => {
-        execFile("ssh", [...base, "-O", "exit", host], () => resume(Effect.void))
+        execFile("ssh", [...base, "-O", "exit", host], { env: childEnvironment() }, () => resume(Effect.void))
       })
     )
     return ShellTransport.make({

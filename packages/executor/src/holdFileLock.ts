@@ -1,5 +1,6 @@
 import { Deferred, Effect, Option, type Scope } from "effect"
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
+import { childEnvironment } from "./childEnvironment"
 import { HostCommandTimedOut, HostOperationFailed, type TransportError, WorkerUnreachable } from "./WorkerTransport"
 
 const HELD = 75
@@ -50,7 +51,7 @@ export const holdFileLock = (
     if (file === undefined) return yield* new HostOperationFailed({ host, operation: "lock", detail: "empty argv" })
     const lost = yield* Deferred.make<string>()
     const started = Effect.async<Taken, TransportError>((resume) => {
-      const child = spawn(file, args, { detached: true, stdio: "pipe" })
+      const child = spawn(file, args, { detached: true, stdio: "pipe", env: childEnvironment() })
       let stdout = ""
       let stderr = ""
       let held = false

@@ -1,5 +1,6 @@
 import { Duration, Effect } from "effect"
 import { spawn } from "node:child_process"
+import { childEnvironment } from "./childEnvironment"
 import { constants } from "node:os"
 import { HostCommandTimedOut, HostOperationFailed } from "./WorkerTransport"
 
@@ -18,7 +19,7 @@ export const runProcess = (
   command: {
     readonly argv: ReadonlyArray<string>
     readonly cwd?: string | undefined
-    /** The whole environment; the daemon's when absent. */
+    /** The whole environment; the allow-listed part of the daemon's when absent (`childEnvironment`). */
     readonly env?: Readonly<Record<string, string | undefined>> | undefined
     readonly stdin?: string | undefined
     readonly timeoutMs?: number | undefined
@@ -27,7 +28,7 @@ export const runProcess = (
   const [file, ...args] = command.argv
   if (file === undefined) return Effect.fail(new HostOperationFailed({ host, operation: "run", detail: "empty argv" }))
   const run = Effect.async<ProcessResult, HostOperationFailed>((resume) => {
-    const child = spawn(file, args, { cwd: command.cwd, env: command.env, detached: true, stdio: "pipe" })
+    const child = spawn(file, args, { cwd: command.cwd, env: command.env ?? childEnvironment(), detached: true, stdio: "pipe" })
     const stdout: Array<Buffer> = []
     const stderr: Array<Buffer> = []
     let done = false

@@ -6,6 +6,7 @@ import { resolveToken } from "@usine/github/resolveToken"
 import { loadConfig } from "../loadConfig"
 import { checkGitHub } from "./checkGitHub"
 import { checkPortFree } from "./checkPortFree"
+import { daemonEnvironment, withholdSecrets } from "./DaemonEnvironment"
 import { daemonSecrets } from "./daemonSecrets"
 
 /** Everything `usine up` checked before it opens the ledger. */
@@ -19,6 +20,8 @@ export interface StartupPlan {
   readonly login: string
   /** Values every log line, page and transcript row hides: tokens and the Agents' keys (`daemonSecrets`). */
   readonly secrets: ReadonlyArray<string>
+  /** The environment usine started with, which `process.env` no longer holds the credentials of. */
+  readonly env: Readonly<Record<string, string | undefined>>
 }
 
 /** A path of usine.yaml: `~/` is the home folder, a relative path is read from the file's folder. */
@@ -33,20 +36,23 @@ export const pathFrom = (configFile: string, path: string): string =>
  */
 export const planStartup = Effect.fn("planStartup")(function* (configFile: string) {
   const config = yield* loadConfig(configFile)
+  const env = daemonEnvironment()
   const token = yield* resolveToken({
     token: Option.getOrUndefined(Option.map(config.github.token, Redacted.value)),
     tokenFile: config.github.tokenFile === undefined ? undefined : pathFrom(configFile, config.github.tokenFile),
-    env: process.env,
+    env,
     useGhCli: true
   })
   const login = yield* checkGitHub(config.github.apiUrl, token)
   yield* checkPortFree(config.board.listen.host, config.board.listen.port)
+  const secrets = daemonSecrets({ config, token, env })
   return {
     configFile,
     config,
     ledgerFile: pathFrom(configFile, config.ledger),
     token,
     login,
-    secrets: daemonSecrets({ config, token, env: process.env })
+    secrets,
+    env: yield* Effect.sync(() => withholdSecrets(secrets))
   } satisfies StartupPlan
 })

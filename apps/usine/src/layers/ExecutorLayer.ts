@@ -51,6 +51,7 @@ export const ExecutorLayer = (plan: StartupPlan) =>
         agents: liveAgents(state.unsafeGet),
         workers,
         token: plan.token,
+        daemonEnv: plan.env,
         cloneUrl: cloneUrlOf(plan.config.github.apiUrl),
         redactor
       })
