@@ -102,6 +102,12 @@ describe("LocalExecutor against the GitHub emulator", () => {
         assert.include(leaked.failure.evidence, "secret_scan: config.txt:1 looks like a github token")
         assert.notInclude(leaked.failure.evidence, "0123456789abcdefghij")
 
+        // The same secret behind a forged object named after the base's README blob (ADR 0053).
+        const shadowRun = makeRun("shadow")
+        const shadowed = yield* t.executor.execute(recorder().request(shadowRun, makeAttempt(shadowRun, 1), policy()))
+        assert.strictEqual(shadowed._tag === "Failed" && shadowed.failure._tag, "AgentFailure", JSON.stringify(shadowed))
+        assert.include(shadowed._tag === "Failed" ? shadowed.failure.evidence : "", "secret_scan: README.md:1 looks like a github token")
+
         const ciRun = makeRun("workflow")
         const ci = recorder()
         const refused = yield* t.executor.execute(ci.request(ciRun, makeAttempt(ciRun, 1), policy()))

@@ -46,7 +46,7 @@ export const scriptedAgent = (mode: string, values: Record<string, string> = {})
   }
 })
 
-export const MODES = ["edit", "fix-after-feedback", "slow", "hang", "resume", "workflow", "secret", "nothing", "self-pr", "diffstat"] as const
+export const MODES = ["edit", "fix-after-feedback", "slow", "hang", "resume", "workflow", "secret", "nothing", "self-pr", "diffstat", "shadow"] as const
 
 export const policy = (patch: Partial<AttemptPolicy> = {}): AttemptPolicy => ({
   verify: [],
