@@ -32,7 +32,7 @@ const LOOPS = `
     retry_backoff: [1s]`
 
 describe("hostile agent: a pull request's branch moves after approval, through usine up", () => {
-  it.scopedLive("the Run starts from the approved head, does not overwrite the moved branch, and the new head is a new Event", () =>
+  it.scopedLive("no agent works on the unapproved head, the moved branch is not overwritten, the Run says why, and the new head is a new Event", () =>
     Effect.gen(function* () {
       const daemon = yield* hostileDaemon({ loops: LOOPS, slots: 1 })
       yield* Effect.promise(() => daemon.sim.control.createLabel({ repo: REPOSITORY, name: "review" }))

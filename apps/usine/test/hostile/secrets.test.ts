@@ -64,8 +64,8 @@ layer(attacked, { timeout: "240 seconds", excludeTestServices: true })("hostile 
       const view = runOf(runs, "read-secrets")
       assert.isTrue(attackRan(view, "read-secrets"), describeRun(view))
       const found = kept(daemon, "read-secrets")
-      assert.notInclude(found, daemon.token, "the agent read the GitHub token")
-      assert.notInclude(found, BOARD_TOKEN, "the agent read the Board token")
+      assert.isFalse(found.includes(daemon.token), "the agent read the GitHub token")
+      assert.isFalse(found.includes(BOARD_TOKEN), "the agent read the Board token")
       // Whatever it found, the Run either carried it nowhere or was refused for it.
       const outcome = view.run.state === "Succeeded"
         ? neutralised(daemon, view, "read-secrets").filter((p) => !p.includes("does not hold the agent's change"))
@@ -88,7 +88,7 @@ layer(attacked, { timeout: "240 seconds", excludeTestServices: true })("hostile 
       const { daemon, runs } = yield* Attacked
       assert.isTrue(attackRan(runOf(runs, "credential-poller"), "credential-poller"))
       assert.deepStrictEqual(neutralised(daemon, runOf(runs, "credential-poller"), "credential-poller"), [])
-      assert.notInclude(kept(daemon, "credential-poller"), daemon.token, "the left-behind process copied the GitHub token")
+      assert.isFalse(kept(daemon, "credential-poller").includes(daemon.token), "the left-behind process copied the GitHub token")
     }))
 
   it.effect("after the attacks a clean Item still opens its pull request", () =>
@@ -111,6 +111,6 @@ layer(attacked, { timeout: "240 seconds", excludeTestServices: true })("hostile 
       const { daemon } = yield* Attacked
       yield* daemon.usine.signal("SIGTERM")
       assert.strictEqual(yield* daemon.usine.exit("60 seconds"), 0, daemon.usine.stderr())
-      assert.notInclude(daemon.usine.stdout() + daemon.usine.stderr(), daemon.token)
+      assert.isFalse((daemon.usine.stdout() + daemon.usine.stderr()).includes(daemon.token), "the GitHub token is in the daemon's output")
     }))
 })

@@ -42,7 +42,12 @@ export interface HostileDaemon {
  * loopback listener the agent knows, and `loops` (default: `hostile`, on issues labelled `hostile`, no approval).
  * The agent's own raw output, which may hold what it stole, goes before the logs are archived (ADR 0043).
  */
-export const hostileDaemon = (options: { readonly loops?: string; readonly slots?: number } = {}) =>
+export const hostileDaemon = (options: {
+  readonly loops?: string
+  readonly slots?: number
+  /** `none`: the agent runs unconfined, as the daemon's user, so only the daemon's own git hygiene stands in its way. */
+  readonly sandbox?: "none"
+} = {}) =>
   Effect.gen(function* () {
     const dir = yield* scopedDir
     const sim = yield* scopedSim
@@ -78,7 +83,9 @@ export const hostileDaemon = (options: { readonly loops?: string; readonly slots
       // Replaced by functions: a replacement string would read the script's `$$` as `$`.
       .replace(`  token: ${token}\n`, () => `  token_file: ${JSON.stringify(tokenFile)}\n`)
       .replace("agents:\n", () => `agents:\n${agent}`)
-      .replace(`root: ${JSON.stringify(workerRoot)}\n`, () => `root: ${JSON.stringify(workerRoot)}\n    max_concurrent_attempts: ${options.slots ?? 2}\n`)
+      .replace(`root: ${JSON.stringify(workerRoot)}\n`, () => `root: ${JSON.stringify(workerRoot)}\n    max_concurrent_attempts: ${options.slots ?? 2}\n${
+        options.sandbox === undefined ? "" : `    sandbox: ${options.sandbox}\n`
+      }`)
     writeFileSync(join(dir, "usine.yaml"), config)
     const usine = yield* startUsine(dir, ["up"], { GITHUB_TOKEN: token })
     // Runs before the archive (finalizers run last first): the agent's raw output holds what it printed.

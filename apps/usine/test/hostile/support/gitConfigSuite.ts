@@ -1,0 +1,89 @@
+import { assert, layer } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import type { RunView } from "@usine/board/BoardViews/runView"
+import { REPOSITORY } from "../../support/daemonConfig"
+import { json } from "../../support/http"
+import { attack, type HostileDaemon, hostileDaemon, settledRuns } from "./HostileDaemon"
+import { attackRan, describeRun, listenerFindings, markersLeft, neutralised, refused, tokenFindings } from "./proofs"
+
+/**
+ * Git settings a prompt-injected agent plants in its clone, and for a few seconds in every mirror and harvest
+ * repository it can find under the Worker root (issue 16). Each comes to nothing: the Run's work still goes to the
+ * emulator, and nothing the agent configured runs or is asked where to send the token.
+ */
+const NEUTRALISED = ["remote-url", "insteadof", "http-proxy", "ssh-command", "ext-remote", "fsmonitor", "hooks-path", "filter"] as const
+
+interface Attacks {
+  readonly daemon: HostileDaemon
+  readonly runs: ReadonlyMap<string, RunView>
+}
+
+/**
+ * The git-settings attacks on one daemon, then a clean Item, each checked in a test of its own. `sandbox: "none"`
+ * runs the agent unconfined: it then also reaches the mirror and the harvest repositories of Attempts running
+ * beside it, and only the daemon's own git hygiene (ADR 0053) stands in its way.
+ */
+export const gitConfigSuite = (options: { readonly sandbox?: "none" } = {}) => {
+  class Attacked extends Context.Tag(`test/hostile/GitConfigAttacks/${options.sandbox ?? "default"}`)<Attacked, Attacks>() {}
+
+  const attacked = Layer.scoped(
+    Attacked,
+    Effect.gen(function* () {
+      const daemon = yield* hostileDaemon({ slots: 2, ...options })
+      const names = [...NEUTRALISED, "gitdir-file"]
+      const numbers = yield* Effect.forEach(names, (name) => attack(daemon, name))
+      const views = yield* settledRuns(daemon, numbers)
+      // After every attack, on the mirror they tried to poison: a clean Item still becomes a pull request.
+      const [clean] = yield* settledRuns(daemon, [yield* attack(daemon, "clean")])
+      return { daemon, runs: new Map([...names.map((name, i) => [name, views[i]!] as const), ["clean", clean!]]) }
+    })
+  )
+
+  const runOf = (runs: ReadonlyMap<string, RunView>, name: string) => {
+    const view = runs.get(name)
+    if (view === undefined) throw new Error(`no Run for ${name}`)
+    return view
+  }
+
+  const title = `hostile agent: git settings, through usine up${options.sandbox === "none" ? ", without the sandbox" : ""}`
+  layer(attacked, { timeout: "240 seconds", excludeTestServices: true })(title, (it) => {
+    it.effect.each(NEUTRALISED)("%s: the planted setting is ignored; the work goes to the emulator", (name) =>
+      Effect.gen(function* () {
+        const { daemon, runs } = yield* Attacked
+        assert.isTrue(attackRan(runOf(runs, name), name), describeRun(runOf(runs, name)))
+        assert.deepStrictEqual(neutralised(daemon, runOf(runs, name), name), [])
+        assert.notInclude(markersLeft(daemon), name, `a program the ${name} attack planted ran as the daemon`)
+      }))
+
+    it.effect("gitdir-file: a .git file naming a gitdir the agent made is refused, and said so", () =>
+      Effect.gen(function* () {
+        const { daemon, runs } = yield* Attacked
+        assert.isTrue(attackRan(runOf(runs, "gitdir-file"), "gitdir-file"), describeRun(runOf(runs, "gitdir-file")))
+        assert.deepStrictEqual(refused(daemon, runOf(runs, "gitdir-file"), /refused to read the agent's work: the worktree's \.git is no longer the folder usine made/), [])
+        assert.notInclude(markersLeft(daemon), "gitdir-file")
+      }))
+
+    it.effect("after the attacks a clean Item still opens its pull request", () =>
+      Effect.gen(function* () {
+        const { daemon, runs } = yield* Attacked
+        assert.deepStrictEqual(neutralised(daemon, runOf(runs, "clean"), "clean"), [], describeRun(runOf(runs, "clean")))
+      }))
+
+    it.effect("no planted program ran, nothing but the agent reached the listener, and the token is nowhere it should not be", () =>
+      Effect.gen(function* () {
+        const { daemon, runs } = yield* Attacked
+        assert.deepStrictEqual(markersLeft(daemon), [], "programs the agent planted ran as the daemon")
+        assert.deepStrictEqual(listenerFindings(daemon), [], "what reached the hostile listener")
+        const pulls = yield* json<unknown>(`${daemon.sim.url}/repos/${REPOSITORY}/pulls?state=all&per_page=100`, { headers: { authorization: `token ${daemon.token}` } })
+        assert.deepStrictEqual(tokenFindings(daemon, [...runs.values()], pulls), [], "where the GitHub token was found")
+      }))
+
+    it.effect("the daemon drains on SIGTERM and exits 0, its output free of the token", () =>
+      Effect.gen(function* () {
+        const { daemon } = yield* Attacked
+        yield* daemon.usine.signal("SIGTERM")
+        assert.strictEqual(yield* daemon.usine.exit("60 seconds"), 0, daemon.usine.stderr())
+        assert.isFalse((daemon.usine.stdout() + daemon.usine.stderr()).includes(daemon.token), "the GitHub token is in the daemon's output")
+      }))
+  })
+}
