@@ -1,23 +1,18 @@
-import { stripHiddenMarkdown } from "./stripHiddenMarkdown"
-import { stripHiddenMarkup } from "./stripHiddenMarkup"
+import MarkdownIt from "markdown-it"
+import { parseFragment } from "parse5"
+import { renderVisible } from "./sanitizeText/renderVisible"
 import { stripInvisible } from "./stripInvisible"
 
-/** Each pass only removes text, so a few passes reach the fixed point; one removal can reveal a new construct. */
-const MAX_PASSES = 8
-
-const pass = (text: string): string => stripHiddenMarkdown(stripHiddenMarkup(stripInvisible(stripHiddenMarkup(text))))
+/**
+ * CommonMark with GitHub's tables and strikethrough, raw HTML passed through as GitHub passes it to its sanitizer.
+ * markdown-it rather than micromark: it stays near linear on hostile bodies and caps nesting (ADR 0055).
+ */
+const markdown = new MarkdownIt("default", { html: true })
 
 /**
- * The text of a title, body, comment or review as it may reach a Loop's `if:` and prompt: what GitHub does not show
- * a reader is removed (ADR 0033), so the model reads no more than the person who triggered it could see. Markup goes
- * before invisible characters as well as after: `-\u200B->` does not close a comment on GitHub, and must not here.
+ * The text of a body, comment or review as it may reach a Loop's `if:` and prompt (ADR 0033, 0055): the Markdown
+ * is rendered to HTML and parsed as a browser parses it, and only what a reader of the page sees is written back,
+ * as plain Markdown-ish text. The model reads no more than the person who triggered the Loop could see.
  */
-export const sanitizeText = (text: string): string => {
-  let current = text
-  for (let i = 0; i < MAX_PASSES; i++) {
-    const next = pass(current)
-    if (next === current) return next
-    current = next
-  }
-  return current
-}
+export const sanitizeText = (text: string): string =>
+  stripInvisible(renderVisible(parseFragment(markdown.render(text))))

@@ -26,8 +26,13 @@ describe("the untrusted filter", () => {
     assert.strictEqual(block.match(/<\/untrusted-data>/g)?.length, 1)
   })
 
-  it("sanitizes what it wraps, and takes any value", () => {
-    assert.strictEqual(untrustedBlock("a<!-- b -->\u200Bc", undefined), '<untrusted-data source="GitHub">\nac\n</untrusted-data>')
+  it("removes invisible characters from what it wraps, reads no markup in it again, and takes any value", () => {
+    assert.strictEqual(untrustedBlock("a\u200Bb\u{E0041}c", "x\u202E"), '<untrusted-data source="x">\nabc\n</untrusted-data>')
+    assert.strictEqual(
+      untrustedBlock("visible `<!-- b -->` and <T>", undefined),
+      '<untrusted-data source="GitHub">\nvisible `<!-- b -->` and <T>\n</untrusted-data>',
+      "the context holds the text a reader saw; a second parse would drop it"
+    )
     assert.strictEqual(untrustedBlock(7, "n"), '<untrusted-data source="n">\n7\n</untrusted-data>')
   })
 })
