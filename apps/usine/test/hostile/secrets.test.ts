@@ -5,7 +5,7 @@ import { Context, Effect, Layer } from "effect"
 import type { RunView } from "@usine/board/BoardViews/runView"
 import { BOARD_TOKEN, REPOSITORY } from "../support/daemonConfig"
 import { json } from "../support/http"
-import { attack, type HostileDaemon, hostileDaemon, settledRuns } from "./support/HostileDaemon"
+import { attack, type HostileDaemon, hostileDaemon, runOf, settledRuns } from "./support/HostileDaemon"
 import { attackRan, describeRun, listenerFindings, markersLeft, neutralised, refused, tokenFindings } from "./support/proofs"
 
 /**
@@ -15,7 +15,7 @@ import { attackRan, describeRun, listenerFindings, markersLeft, neutralised, ref
  */
 class Attacked extends Context.Tag("test/hostile/SecretAttacks")<Attacked, {
   readonly daemon: HostileDaemon
-  readonly runs: ReadonlyMap<string, RunView>
+  readonly runs: ReadonlyMap<string, RunView | undefined>
 }>() {}
 
 const LATER = ["hidden-secret", "read-secrets", "github-symlink"] as const
@@ -30,16 +30,10 @@ const attacked = Layer.scoped(
     const [clean] = yield* settledRuns(daemon, [yield* attack(daemon, "clean")])
     return {
       daemon,
-      runs: new Map([["credential-poller", poller!], ...LATER.map((name, i) => [name, views[i]!] as const), ["clean", clean!]])
+      runs: new Map([["credential-poller", poller], ...LATER.map((name, i) => [name, views[i]] as const), ["clean", clean]])
     }
   })
 )
-
-const runOf = (runs: ReadonlyMap<string, RunView>, name: string) => {
-  const view = runs.get(name)
-  if (view === undefined) throw new Error(`no Run for ${name}`)
-  return view
-}
 
 /** What the agent kept for itself of an attack. */
 const kept = (daemon: HostileDaemon, name: string) => {
@@ -103,7 +97,7 @@ layer(attacked, { timeout: "240 seconds", excludeTestServices: true })("hostile 
       assert.deepStrictEqual(markersLeft(daemon), [])
       assert.deepStrictEqual(listenerFindings(daemon), [], "what reached the hostile listener")
       const pulls = yield* json<unknown>(`${daemon.sim.url}/repos/${REPOSITORY}/pulls?state=all&per_page=100`, { headers: { authorization: `token ${daemon.token}` } })
-      assert.deepStrictEqual(tokenFindings(daemon, [...runs.values()], pulls), [], "where the GitHub token was found")
+      assert.deepStrictEqual(tokenFindings(daemon, [...runs.values()].filter((view) => view !== undefined), pulls), [], "where the GitHub token was found")
     }))
 
   it.effect("the daemon drains on SIGTERM and exits 0, its output free of the token", () =>

@@ -124,16 +124,24 @@ export const attack = (daemon: HostileDaemon, name: string, label = "hostile") =
     return issue.number
   })
 
-/** Waits until each issue's Run has ended, then reads its page's JSON twin. */
-export const settledRuns = (daemon: HostileDaemon, numbers: ReadonlyArray<number>, seconds = 150) =>
+/**
+ * Waits until each issue's Run has ended, then reads its page's JSON twin. A Run still open after `seconds` is
+ * read as it is (its test then says what state it was left in); an issue without a Run gives `undefined`.
+ */
+export const settledRuns = (daemon: HostileDaemon, numbers: ReadonlyArray<number>, seconds = 120) =>
   Effect.gen(function* () {
+    const listing = Effect.map(board<RunsJson>(daemon.board, "/api/runs"), ({ page }) => numbers.map((n) => page.runs.find((r) => r.number === n)))
     const runs = yield* eventually(
       `the Runs of #${numbers.join(", #")} ended`,
-      Effect.map(board<RunsJson>(daemon.board, "/api/runs"), ({ page }) => {
-        const found = numbers.map((n) => page.runs.find((r) => r.number === n))
-        return found.every((r) => r !== undefined && TERMINAL.includes(r.state)) ? Option.some(found.map((r) => r!.id)) : Option.none()
-      }),
+      Effect.map(listing, (found) => (found.every((r) => r !== undefined && TERMINAL.includes(r.state)) ? Option.some(found) : Option.none())),
       seconds
-    )
-    return yield* Effect.forEach(runs, (id) => board<RunView>(daemon.board, `/api/runs/${id}`))
+    ).pipe(Effect.catchAll(() => listing))
+    return yield* Effect.forEach(runs, (run) => (run === undefined ? Effect.succeed(undefined) : board<RunView>(daemon.board, `/api/runs/${run.id}`)))
   })
+
+/** The Run an attack's issue opened, as the Board showed it once it ended. */
+export const runOf = (runs: ReadonlyMap<string, RunView | undefined>, name: string): RunView => {
+  const view = runs.get(name)
+  if (view === undefined) throw new Error(`the ${name} attack's issue opened no Run`)
+  return view
+}

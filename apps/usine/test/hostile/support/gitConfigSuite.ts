@@ -3,7 +3,7 @@ import { Context, Effect, Layer } from "effect"
 import type { RunView } from "@usine/board/BoardViews/runView"
 import { REPOSITORY } from "../../support/daemonConfig"
 import { json } from "../../support/http"
-import { attack, type HostileDaemon, hostileDaemon, settledRuns } from "./HostileDaemon"
+import { attack, type HostileDaemon, hostileDaemon, runOf, settledRuns } from "./HostileDaemon"
 import { attackRan, describeRun, listenerFindings, markersLeft, neutralised, refused, tokenFindings } from "./proofs"
 
 /**
@@ -15,7 +15,7 @@ const NEUTRALISED = ["remote-url", "insteadof", "http-proxy", "ssh-command", "ex
 
 interface Attacks {
   readonly daemon: HostileDaemon
-  readonly runs: ReadonlyMap<string, RunView>
+  readonly runs: ReadonlyMap<string, RunView | undefined>
 }
 
 /**
@@ -35,17 +35,11 @@ export const gitConfigSuite = (options: { readonly sandbox?: "none" } = {}) => {
       const views = yield* settledRuns(daemon, numbers)
       // After every attack, on the mirror they tried to poison: a clean Item still becomes a pull request.
       const [clean] = yield* settledRuns(daemon, [yield* attack(daemon, "clean")])
-      return { daemon, runs: new Map([...names.map((name, i) => [name, views[i]!] as const), ["clean", clean!]]) }
+      return { daemon, runs: new Map([...names.map((name, i) => [name, views[i]] as const), ["clean", clean]]) }
     })
   )
 
-  const runOf = (runs: ReadonlyMap<string, RunView>, name: string) => {
-    const view = runs.get(name)
-    if (view === undefined) throw new Error(`no Run for ${name}`)
-    return view
-  }
-
-  const title = `hostile agent: git settings, through usine up${options.sandbox === "none" ? ", without the sandbox" : ""}`
+    const title = `hostile agent: git settings, through usine up${options.sandbox === "none" ? ", without the sandbox" : ""}`
   layer(attacked, { timeout: "240 seconds", excludeTestServices: true })(title, (it) => {
     it.effect.each(NEUTRALISED)("%s: the planted setting is ignored; the work goes to the emulator", (name) =>
       Effect.gen(function* () {
@@ -75,7 +69,7 @@ export const gitConfigSuite = (options: { readonly sandbox?: "none" } = {}) => {
         assert.deepStrictEqual(markersLeft(daemon), [], "programs the agent planted ran as the daemon")
         assert.deepStrictEqual(listenerFindings(daemon), [], "what reached the hostile listener")
         const pulls = yield* json<unknown>(`${daemon.sim.url}/repos/${REPOSITORY}/pulls?state=all&per_page=100`, { headers: { authorization: `token ${daemon.token}` } })
-        assert.deepStrictEqual(tokenFindings(daemon, [...runs.values()], pulls), [], "where the GitHub token was found")
+        assert.deepStrictEqual(tokenFindings(daemon, [...runs.values()].filter((view) => view !== undefined), pulls), [], "where the GitHub token was found")
       }))
 
     it.effect("the daemon drains on SIGTERM and exits 0, its output free of the token", () =>
