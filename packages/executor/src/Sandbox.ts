@@ -46,7 +46,10 @@ const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", 
 
 const isSystem = (p: string) => SYSTEM.some((dir) => p === dir || p.startsWith(`${dir}/`))
 
-/** Prints the host's layout: `H home`, `D folder`, `L link target`, `T tool realpath`, `R given expanded realpath`. */
+/**
+ * Prints the host's layout: `H home`, `D folder`, `L link target`, `T path` for a tool's path as found and again for
+ * its real path (a `node_modules` of symbolic links and the store they point into), `R expanded realpath`.
+ */
 const layoutScript = `h=$1; shift
 printf 'H %s\\n' "$HOME"
 for p in ${SYSTEM.join(" ")}; do
@@ -55,7 +58,7 @@ done
 while [ "$1" != -- ]; do
   t=$1; shift
   case $t in /*) f=$t ;; *) f=$(PATH=$h command -v "$t" 2>/dev/null) || f= ;; esac
-  case $f in /*) [ -f "$f" ] && printf 'T %s\\n' "$(readlink -f "$f")" ;; esac
+  case $f in /*) [ -f "$f" ] && printf 'T %s\\nT %s\\n' "$f" "$(readlink -f "$f")" ;; esac
 done
 shift
 for r; do
