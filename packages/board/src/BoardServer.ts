@@ -62,7 +62,7 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
         sessions: makeLoginSessions(settings.session, now),
         policy: settings.session,
         throttle: makeLoginThrottle(now),
-        https: settings.https,
+        httpsHost: settings.httpsHost?.toLowerCase(),
         trustProxy: settings.trustProxy
       },
       allowedHosts: () => hosts,

@@ -38,8 +38,8 @@ export interface BoardSettingsData {
   readonly token: Option.Option<Redacted.Redacted<string>>
   /** How long a login from the form lasts. */
   readonly session: SessionPolicy
-  /** Browsers reach the Board over https (`host_name` is an https URL): its cookies say `Secure`. */
-  readonly https: boolean
+  /** The public name browsers reach over https (`host_name` is an https URL): cookies set there say `Secure`. */
+  readonly httpsHost: string | undefined
   /** A reverse proxy in front: its `X-Forwarded-Proto` and `X-Forwarded-For` are believed. */
   readonly trustProxy: boolean
   readonly columns: ReadonlyArray<BoardColumnSetting>
@@ -85,7 +85,7 @@ export class BoardSettings extends Context.Tag("usine/BoardSettings")<BoardSetti
       hostNames: name === undefined ? [] : [name.host],
       token: config.board.token,
       session: { idle: config.board.sessionIdle, lifetime: config.board.sessionLifetime },
-      https: name?.https === true,
+      httpsHost: name?.https === true ? name.host : undefined,
       trustProxy: config.board.trustProxy,
       columns: config.board.columns,
       repositories: config.repositories,
@@ -102,7 +102,7 @@ export class BoardSettings extends Context.Tag("usine/BoardSettings")<BoardSetti
     hostNames: [],
     token: Option.none(),
     session: { idle: Duration.hours(12), lifetime: Duration.days(7) },
-    https: false,
+    httpsHost: undefined,
     trustProxy: false,
     columns: [],
     repositories: [],

@@ -118,18 +118,21 @@ describe("Board sessions", () => {
       assert.match(sessionCookie(login.headers) ?? "", /Secure/)
     }))
 
-  it.scoped("without trust_proxy a forwarded https says nothing; with an https host_name every cookie is Secure", () =>
+  it.scoped("without trust_proxy a forwarded https says nothing; with an https host_name the cookies set for that name are Secure", () =>
     Effect.gen(function* () {
       const plain = yield* withToken()
       const spoofed = yield* promise(() =>
         new BoardClient(plain.server.port).post("/login", { token: TOKEN }, { headers: { "x-forwarded-proto": "https" } }))
       assert.notMatch(sessionCookie(spoofed.headers) ?? "", /Secure/)
 
-      const tls = yield* withToken({ settings: { https: true } })
-      const client = new BoardClient(tls.server.port)
+      const tls = yield* withToken({ settings: { hostNames: ["usine.example.com"], httpsHost: "usine.example.com" } })
+      const client = new BoardClient(tls.server.port, "usine.example.com")
       const page = yield* promise(() => client.get("/login"))
       assert.match((page.headers["set-cookie"] ?? []).find((line) => line.startsWith("usine_csrf=")) ?? "", /Secure/)
       const login = yield* promise(() => client.post("/login", { token: TOKEN }))
       assert.match(sessionCookie(login.headers) ?? "", /Secure/)
+      const direct = yield* promise(() => new BoardClient(tls.server.port).post("/login", { token: TOKEN }))
+      assert.strictEqual(direct.status, 303)
+      assert.notMatch(sessionCookie(direct.headers) ?? "", /Secure/, "the listen address itself is plain http")
     }))
 })

@@ -1,5 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import type { Cookie } from "playwright-core"
 import { BOARD_TOKEN } from "../support/daemonConfig"
 import { chromiumMissing } from "./support/scopedBrowser"
 import { noProblems, scopedPage } from "./support/scopedPage"
@@ -14,7 +15,7 @@ if (skip) console.warn(`skipping the browser tests: ${chromiumMissing}`)
 const SESSION = "usine_session"
 
 /** The session cookie Chromium holds for the Board, if any. */
-const sessionCookie = (cookies: ReadonlyArray<{ readonly name: string; readonly value: string }>) =>
+const sessionCookie = (cookies: ReadonlyArray<Cookie>) =>
   cookies.find((cookie) => cookie.name === SESSION)
 
 describe.skipIf(skip)(suite, () => {

@@ -14,8 +14,11 @@ export interface BoardAuth {
   readonly sessions: LoginSessions
   readonly policy: SessionPolicy
   readonly throttle: LoginThrottle
-  /** `board.host_name` is an https URL: browsers reach the Board over TLS, whatever the daemon itself sees. */
-  readonly https: boolean
+  /**
+   * `board.host_name`'s host (lower case) when it is an https URL: a request for that name came through TLS, whatever
+   * the daemon itself sees. The listen address stays usable over plain http.
+   */
+  readonly httpsHost: string | undefined
   /** `board.trust_proxy`: a reverse proxy's `X-Forwarded-Proto` and `X-Forwarded-For` are believed. */
   readonly trustProxy: boolean
 }
@@ -25,7 +28,8 @@ const lastForwarded = (c: Context, header: string): string | undefined =>
 
 /** The browser reached this request over https, so cookies must say `Secure`. */
 export const overHttps = (auth: BoardAuth, c: Context): boolean =>
-  auth.https || (auth.trustProxy && lastForwarded(c, "x-forwarded-proto")?.toLowerCase() === "https")
+  (auth.httpsHost !== undefined && c.req.header("host")?.toLowerCase() === auth.httpsHost) ||
+  (auth.trustProxy && lastForwarded(c, "x-forwarded-proto")?.toLowerCase() === "https")
 
 /**
  * The client's address for the login throttle: the socket's peer, or, behind a trusted proxy, the last
