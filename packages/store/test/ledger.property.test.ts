@@ -116,6 +116,13 @@ const pickRun = (cmd: Command & { readonly pick: number }, before: Snapshot): Ru
   return pool[cmd.pick % Math.max(pool.length, 1)]
 }
 
+/** Per action, how often the store accepted and refused it over the whole property: each must be accepted sometimes. */
+const tally = new Map<string, { accepted: number; refused: number }>()
+const count = (action: string, accepted: boolean) => {
+  const entry = tally.get(action) ?? { accepted: 0, refused: 0 }
+  tally.set(action, accepted ? { ...entry, accepted: entry.accepted + 1 } : { ...entry, refused: entry.refused + 1 })
+}
+
 const apply = (cmd: Command, before: Snapshot, step: number, budgets: Readonly<Record<Loop, number | undefined>>) =>
   Effect.gen(function* () {
     const store = yield* RunStore
@@ -163,12 +170,15 @@ const apply = (cmd: Command, before: Snapshot, step: number, budgets: Readonly<R
         return yield* store.beginAttempt(runId, { live: () => cmd.live })
       }
     }
-  }).pipe(Effect.catchTags({
-    RunNotFound: () => Effect.void,
-    RunStateConflict: () => Effect.void,
-    StaleRunVersion: () => Effect.void,
-    AttemptNotOpen: () => Effect.void
-  }))
+  }).pipe(
+    Effect.tap(() => count(cmd._tag, true)),
+    Effect.catchTags({
+      RunNotFound: () => Effect.sync(() => count(cmd._tag, false)),
+      RunStateConflict: () => Effect.sync(() => count(cmd._tag, false)),
+      StaleRunVersion: () => Effect.sync(() => count(cmd._tag, false)),
+      AttemptNotOpen: () => Effect.sync(() => count(cmd._tag, false))
+    })
+  )
 
 const checkInvariants = (cmd: Command, before: Snapshot, after: Snapshot, budgets: Readonly<Record<Loop, number | undefined>>) => {
   const open = after.runs.filter((r) => OPEN.includes(r.state))
@@ -243,5 +253,9 @@ describe("ledger invariants", () => {
       ),
       { numRuns: 100 }
     )
+    // A store that refused everything would keep every invariant: each action must have been taken sometimes.
+    const never = [...tally].filter(([, { accepted }]) => accepted === 0).map(([action]) => action)
+    assert.deepStrictEqual(never, [], `never accepted: ${JSON.stringify(Object.fromEntries(tally))}`)
+    assert.isAtLeast(tally.size, 10, "most actions were tried")
   })
 })

@@ -47,6 +47,8 @@ describe("resilience: crash", () => {
       const random = seededRandom(SEED)
       const matching = new Map<number, ReadonlyArray<string>>()
       let openAtKill: ReadonlyArray<string> = []
+      const landedIn = new Set<string>()
+      let checkedRuns = 0
 
       const started = yield* Clock.currentTimeMillis
       for (let cycle = 1; cycle <= CYCLES; cycle++) {
@@ -74,7 +76,9 @@ describe("resilience: crash", () => {
             const pullPostsAfterKill = (yield* world.botRequests).slice(logAtKill).filter(isPullsPost).length
             for (const landed of classifyKill({ ledger, folders, pulls: pullsAtKill, pullPostsAfterKill, matching: [...matching.keys()] })) {
               table.inject(`SIGKILL landed in: ${landed}`)
+              landedIn.add(landed)
             }
+            checkedRuns += ledger.runs.length
             const open = ledger.attempts.filter((a) => a.outcome === undefined).map((a) => a.id)
             openAtKill = [...new Set([...openAtKill, ...open])]
             for (const result of checkLedger(ledger, yield* world.pulls)) table.record(result, `cycle ${cycle} (${phase})`)
@@ -82,6 +86,11 @@ describe("resilience: crash", () => {
         )
       }
 
+      // The kills must have landed where they aimed, and the invariants must have had Runs to hold on.
+      const missed = CYCLES >= 4 * PHASES.length ? PHASES.filter((phase) => phase !== "recovering after a restart" && !landedIn.has(phase)) : []
+      table.assert("every aimed phase was hit by a kill", missed.length === 0, `never hit: ${missed.join(", ")}`, landedIn.size)
+      table.assert("the kills landed in several phases", landedIn.size >= Math.min(4, CYCLES - 1), `landed in: ${[...landedIn].join(", ")}`, landedIn.size)
+      table.assert("the invariants were checked on Runs", checkedRuns >= CYCLES, `${checkedRuns} Run rows over ${CYCLES} cycles`, checkedRuns)
       table.note(`${CYCLES} crash cycles in ${((yield* Clock.currentTimeMillis) - started) / 1000} s`)
       yield* Effect.scoped(
         Effect.gen(function* () {

@@ -87,7 +87,8 @@ const numOrNull = (value: unknown): number | null => (value === null || value ==
  * The daemon may be running (WAL lets a reader in beside the writer) or killed a moment ago.
  */
 export const readLedger = (file: string): LedgerSnapshot => {
-  if (!existsSync(file)) return emptySnapshot
+  // A ledger that is not there is not an empty one: every invariant would hold on it.
+  if (!existsSync(file)) throw new Error(`no ledger at ${file}: the daemon never opened it`)
   const db = new Sqlite(file, { readonly: true, fileMustExist: true, timeout: 5_000 })
   try {
     const rows = (sql: string) => db.prepare(sql).all()
