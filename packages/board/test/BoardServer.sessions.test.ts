@@ -1,5 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Option, Redacted, TestClock } from "effect"
+import { parseConfig } from "@usine/core/config/parseConfig"
+import { BoardSettings } from "@usine/board/BoardSettings"
 import { BoardClient, send } from "./support/BoardClient"
 import { startBoard } from "./support/startBoard"
 
@@ -134,5 +136,22 @@ describe("Board sessions", () => {
       const direct = yield* promise(() => new BoardClient(tls.server.port).post("/login", { token: TOKEN }))
       assert.strictEqual(direct.status, 303)
       assert.notMatch(sessionCookie(direct.headers) ?? "", /Secure/, "the listen address itself is plain http")
+    }))
+
+  it.effect("an https host_name is the name allowed as Host and the one whose cookies are Secure; the session keys reach the settings", () =>
+    Effect.gen(function* () {
+      const config = yield* parseConfig(
+        `repositories: [acme/app]\nloops: []\nboard:\n  token: ${TOKEN}\n  host_name: https://Usine.Example.com\n  session_idle: 30m\n  trust_proxy: true\n`,
+        { env: {} }
+      )
+      const settings = BoardSettings.fromConfig(config)
+      assert.deepStrictEqual(settings.hostNames, ["usine.example.com"])
+      assert.strictEqual(settings.httpsHost, "usine.example.com")
+      assert.isTrue(Duration.equals(settings.session.idle, Duration.minutes(30)))
+      assert.isTrue(Duration.equals(settings.session.lifetime, Duration.days(7)))
+      assert.isTrue(settings.trustProxy)
+      const bare = BoardSettings.fromConfig({ ...config, board: { ...config.board, hostName: "usine.example.com:8443" } })
+      assert.deepStrictEqual(bare.hostNames, ["usine.example.com:8443"])
+      assert.isUndefined(bare.httpsHost)
     }))
 })
