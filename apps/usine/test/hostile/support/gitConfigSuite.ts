@@ -29,7 +29,7 @@ export const gitConfigSuite = (options: { readonly sandbox?: "none" } = {}) => {
   const attacked = Layer.scoped(
     Attacked,
     Effect.gen(function* () {
-      const daemon = yield* hostileDaemon({ slots: 2, ...options })
+      const daemon = yield* hostileDaemon({ slots: 3, ...options })
       const names = [...NEUTRALISED, "gitdir-file"]
       const numbers = yield* Effect.forEach(names, (name) => attack(daemon, name))
       const views = yield* settledRuns(daemon, numbers)

