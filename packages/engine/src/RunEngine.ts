@@ -11,6 +11,7 @@ import { type Amendment, RunStore } from "@usine/store/RunStore"
 import { Executor } from "./Executor"
 import { LoopPolicies } from "./LoopPolicies"
 import { RunDriver } from "./RunDriver"
+import { approvalTimer } from "./RunEngine/approvalTimer"
 import { LoopNotConfigured, LoopPaused } from "./RunEngine/errors"
 import { type CapTarget, raiseDailyCap } from "./RunEngine/raiseDailyCap"
 import { RECONCILE_INTERVAL, reconcile, recoverWorkspaces } from "./RunEngine/reconcile"
@@ -18,7 +19,8 @@ import { Shutdown } from "./Shutdown"
 
 /**
  * The engine's face to triggers and operators. Each action writes the ledger first, then moves fibers and
- * sessions. Building the layer recovers workspaces, reconciles, and keeps reconciling every three minutes.
+ * sessions. Building the layer recovers workspaces, reconciles, keeps reconciling every three minutes, and starts the
+ * approval timer, which cancels each Waiting Run at its `approval_timeout` deadline (ADR 0058).
  */
 export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
   scoped: Effect.gen(function*() {
@@ -173,6 +175,7 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
       Effect.forever,
       Effect.forkScoped
     )
+    yield* approvalTimer.pipe(Effect.provide(context), Effect.forkScoped)
 
     return {
       submit,
@@ -190,7 +193,7 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
       /** Held Runs look at their brakes again now: polling saw a pull request closed, which may free a WIP slot. */
       wakeHeld: driver.wakeHeld,
       intervene,
-      /** Restarts missing fibers and expires overdue approvals; also runs on its own every three minutes. */
+      /** Restarts missing fibers and takes up stranded Events; also runs on its own every three minutes. */
       reconcile: reconcileNow,
       /** A shutdown signal: the first closes admission, the second ends the drain wait. */
       requestShutdown: shutdown.requestShutdown,

@@ -44,7 +44,7 @@ describe("RunEngine operator actions", () => {
       const s = submission({ loop: "gated", number: 1, receivedAt: 1 })
       yield* engine.submit(s)
       yield* untilState(store, runOf(s), "Waiting")
-      yield* TestClock.adjust("9 minutes") // sweeps at 3, 6, 9
+      yield* TestClock.adjust("9 minutes")
       assert.strictEqual((yield* store.getRun(runOf(s))).state._tag, "Waiting")
       yield* TestClock.adjust("3 minutes")
       yield* untilState(store, runOf(s), "Canceled")

@@ -64,6 +64,13 @@ export interface QueuedEvent {
   readonly submission: Submission
 }
 
+/** A Run parked for approval: the approval timer's deadline is `since` plus its Loop's `approval_timeout`. */
+export interface AwaitingApproval {
+  readonly runId: RunId
+  readonly loop: string
+  readonly since: number
+}
+
 export type StoreError = RunNotFound | RunStateConflict | StaleRunVersion
 
 /**
@@ -155,6 +162,8 @@ export class RunStore extends Context.Tag("usine/RunStore")<
     ) => Effect.Effect<ReadonlyArray<TranscriptEntry & { readonly seq: number }>>
     readonly getRun: (runId: RunId) => Effect.Effect<Run, RunNotFound>
     readonly openRuns: Effect.Effect<ReadonlyArray<Run>>
+    /** Waiting Runs and when each began waiting (its latest transition to Waiting), oldest first. */
+    readonly awaitingApproval: Effect.Effect<ReadonlyArray<AwaitingApproval>>
     readonly attempts: (runId: RunId) => Effect.Effect<ReadonlyArray<Attempt>>
     readonly transitions: (runId: RunId) => Effect.Effect<ReadonlyArray<Transition>>
   }

@@ -40,6 +40,7 @@ export const make = Effect.gen(function* () {
     ),
     getRun: (runId: RunId) => ledger.loadRun(runId),
     openRuns: runs.open,
+    awaitingApproval: runs.awaitingApproval,
     attempts: (runId: RunId) => attempts.allOf(runId),
     transitions: (runId: RunId) => runs.transitionsOf(runId)
   })

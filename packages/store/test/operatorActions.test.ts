@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Option, TestClock } from "effect"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import { AttemptCanceled, AttemptFailed } from "@usine/core/attempt/outcome"
 import { RunId } from "@usine/core/ids/RunId"
@@ -61,9 +61,15 @@ describe("operator actions", () => {
         const store = yield* RunStore
         const run = yield* opened(true)
         assert.strictEqual((yield* Effect.flip(store.expireApproval(run.id, 60)))._tag, "RunStateConflict")
-        yield* store.parkForApproval(run.id)
+        yield* TestClock.adjust("5 seconds")
+        const waiting = yield* store.parkForApproval(run.id)
+        yield* TestClock.adjust("5 seconds")
+        const awaiting = (yield* store.awaitingApproval).filter((w) => w.runId === run.id)
+        assert.deepStrictEqual(awaiting, [{ runId: run.id, loop: run.loop, since: waiting.updatedAt }])
+        assert.isAbove(waiting.updatedAt, run.updatedAt, "since is when it began waiting, not when it opened")
         const expired = yield* store.expireApproval(run.id, 60)
         assert.deepStrictEqual(expired.state._tag === "Canceled" && expired.state.reason._tag, "ApprovalTimedOut")
+        assert.isFalse((yield* store.awaitingApproval).some((w) => w.runId === run.id))
         assert.strictEqual((yield* Effect.flip(store.approve(run.id)))._tag, "RunStateConflict")
       }))
 

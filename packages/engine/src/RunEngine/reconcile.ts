@@ -1,4 +1,4 @@
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import type { Run } from "@usine/core/run/Run"
 import { RunStore } from "@usine/store/RunStore"
@@ -15,22 +15,13 @@ export interface ReconcileReport {
   readonly open: number
   /** Runs whose fiber was missing (a new engine, or one that stopped on an engine failure) and started again. */
   readonly restarted: ReadonlyArray<Run["id"]>
-  /** Waiting Runs canceled because nobody approved them within their Loop's `approval_timeout`. */
-  readonly expired: ReadonlyArray<Run["id"]>
   /** Loops and Items whose queued Events had no open Run: their newest Event is taken up (ADR 0050). */
   readonly stranded: number
 }
 
-const waitingSince = (run: Run) =>
-  Effect.gen(function*() {
-    const store = yield* RunStore
-    const transitions = yield* withStoreRetry(store.transitions(run.id))
-    return transitions.findLast((t) => t.to === "Waiting")?.at ?? run.updatedAt
-  })
-
 /**
- * Starts the fiber of every open Run that has none, except Waiting Runs, expires overdue approvals, and takes up the
- * queued Events of every Loop and Item left with no open Run.
+ * Starts the fiber of every open Run that has none, except Waiting Runs (the approval timer expires those, ADR 0058),
+ * and takes up the queued Events of every Loop and Item left with no open Run.
  */
 export const reconcile = Effect.fn("RunEngine.reconcile")(function*() {
   const store = yield* RunStore
@@ -38,27 +29,16 @@ export const reconcile = Effect.fn("RunEngine.reconcile")(function*() {
   const driver = yield* RunDriver
   const open = yield* withStoreRetry(store.openRuns)
   const running = new Set(yield* driver.running)
-  const now = yield* Clock.currentTimeMillis
   const restarted: Array<Run["id"]> = []
-  const expired: Array<Run["id"]> = []
   for (const run of open) {
-    if (run.state._tag !== "Waiting") {
-      if (!running.has(run.id)) restarted.push(run.id)
-      yield* driver.start(run.id)
-      continue
-    }
-    const minutes = Option.getOrUndefined(policies.loop(run.loop))?.approvalTimeoutMinutes
-    if (minutes === undefined || now - (yield* waitingSince(run)) <= minutes * 60_000) continue
-    yield* withStoreRetry(store.expireApproval(run.id, minutes)).pipe(
-      Effect.andThen(() => expired.push(run.id)),
-      Effect.catchAll((e) => Effect.logInfo("approval changed before it expired", e))
-    )
+    if (run.state._tag === "Waiting") continue
+    if (!running.has(run.id)) restarted.push(run.id)
+    yield* driver.start(run.id)
   }
-  // After the open Runs: an expired approval just closed its Run, and may have left its pair's Events stranded.
   // A Loop gone from usine.yaml opens no Run; its Events wait until it is configured again.
   const stranded = (yield* withStoreRetry(store.strandedQueued)).filter((pair) => Option.isSome(policies.loop(pair.loop)))
   yield* driver.takeUpStranded(stranded)
-  return { open: open.length, restarted, expired, stranded: stranded.length } satisfies ReconcileReport
+  return { open: open.length, restarted, stranded: stranded.length } satisfies ReconcileReport
 })
 
 /** Before the first reconcile: the executor salvages or removes what an earlier process left, keeping live sessions. */

@@ -2,7 +2,7 @@ import * as SqlSchema from "@effect/sql/SqlSchema"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option, Schema } from "effect"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
-import type { RunId } from "@usine/core/ids/RunId"
+import { RunId } from "@usine/core/ids/RunId"
 import type { Run } from "@usine/core/run/Run"
 import { Transition } from "@usine/core/run/Transition"
 import { RunFromRow, rowOfRun } from "./RunRow"
@@ -76,6 +76,14 @@ export const makeRunQueries = (sql: SqlClient.SqlClient) => {
     execute: (itemKey) =>
       sql`SELECT * FROM usine_runs WHERE item_key = ${itemKey} AND state IN ${sql.literal(UNSTARTED_STATES_SQL)}`
   })
+  const awaitingApproval = SqlSchema.findAll({
+    Request: Schema.Void,
+    Result: Schema.Struct({ id: Schema.String, loop: Schema.String, since: Schema.Number }),
+    execute: () =>
+      sql`SELECT r.id, r.loop, coalesce((SELECT max(t.at) FROM usine_transitions t
+            WHERE t.run_id = r.id AND t.to_state = 'Waiting'), r.updated_at) AS since
+          FROM usine_runs r WHERE r.state = 'Waiting' ORDER BY since, r.id`
+  })
   const transitionsOf = SqlSchema.findAll({
     Request: Schema.String,
     Result: TransitionFromRow,
@@ -91,6 +99,11 @@ export const makeRunQueries = (sql: SqlClient.SqlClient) => {
     unstartedOf: (loop: string, itemKey: ItemKey) => Effect.orDie(unstartedOf({ loop, itemKey })),
     unstartedOnItem: (itemKey: ItemKey) => Effect.orDie(unstartedOnItem(itemKey)),
     transitionsOf: (runId: RunId) => Effect.orDie(transitionsOf(runId)),
+    /** Waiting Runs with the time they began waiting, oldest first. */
+    awaitingApproval: Effect.map(
+      Effect.orDie(awaitingApproval(undefined)),
+      (rows) => rows.map((row) => ({ runId: RunId(row.id), loop: row.loop, since: row.since }))
+    ),
 
     // The store's own Runs, valid by construction: encoded without a Schema pass (`rowOfRun`).
     insert: (run: Run) => Effect.orDie(sql`INSERT INTO usine_runs ${sql.insert(rowOfRun(run))}`),
