@@ -138,12 +138,12 @@ describe("trigger trust against the emulator", () => {
       yield* control.createIssue({ repo: REPOSITORY, title: "Bump deps", labels: ["ready-for-agent"], author: "renovate[bot]" })
       yield* control.createIssue({ repo: REPOSITORY, title: "Tidy", labels: ["ready-for-agent"], author: "helper" })
       const report = yield* poll
-      assert.deepStrictEqual(tags(report, 1), ["strict:Untrusted", "listing:Submitted"])
+      assert.deepStrictEqual(tags(report, 1), ["unlisted:Untrusted", "listing:Submitted"])
       assert.strictEqual(reasonOf(verdicts(report, 1)[0]), "label ready-for-agent was added by renovate[bot], who is a bot not listed in trusted_authors")
-      assert.deepStrictEqual(tags(report, 2), ["strict:Untrusted", "listing:Untrusted"])
+      assert.deepStrictEqual(tags(report, 2), ["unlisted:Untrusted", "listing:Untrusted"])
       assert.strictEqual(reasonOf(verdicts(report, 2)[0]), "label ready-for-agent was added by helper, who is a bot not listed in trusted_authors")
     }).pipe(
-      Effect.provide(world(settings(loop("strict"), loop("listing", "    trusted_authors: [renovate]\n")))),
+      Effect.provide(world(settings(loop("unlisted"), loop("listing", "    trusted_authors: [renovate]\n")))),
       Effect.orDie
     )
   )
