@@ -6,7 +6,7 @@ import { type LabelActor, judgeTrigger, type TriggerTrust } from "@usine/core/tr
 import { labelsToCheck } from "@usine/core/trust/labelsToCheck"
 import { isListed, type TrustPolicy } from "@usine/core/trust/TrustPolicy"
 import { Collaborators } from "./Collaborators"
-import { contextFields } from "./contextFields"
+import { contextFields, memoizedVisible } from "./contextFields"
 import type { GitHubError } from "./GitHubError"
 import type { ContextComment, ItemFields } from "./ItemFields"
 import { type Labeller, LabelActors } from "./LabelActors"
@@ -51,11 +51,12 @@ export class ItemTrust extends Effect.Service<ItemTrust>()("usine/ItemTrust", {
     const assess = Effect.fn("ItemTrust.assess")(function* (item: ObservedItem) {
       const { fields, repository } = item
       const labellers = yield* Effect.cached(labelActors.labellers(repository, item.number))
+      const visible = memoizedVisible()
 
       const context = (loop: ItemLoop) =>
         Effect.gen(function* () {
           const policy = loop.trust
-          if (policy.mode === "anyone") return contextFields(fields, () => true)
+          if (policy.mode === "anyone") return contextFields(fields, () => true, visible)
           const writers = new Map<string, ContextComment>()
           for (const comment of [...fields.comments, ...fields.reviews]) writers.set(comment.author.toLowerCase(), comment)
           const trusted = new Set<string>()
@@ -63,7 +64,7 @@ export class ItemTrust extends Effect.Service<ItemTrust>()("usine/ItemTrust", {
             const facts = yield* writerFacts(repository, policy, comment.author, comment.authorAssociation)
             if (judgeActor(policy, facts)._tag === "Trusted") trusted.add(key)
           }
-          return contextFields(fields, (comment) => trusted.has(comment.author.toLowerCase()))
+          return contextFields(fields, (comment) => trusted.has(comment.author.toLowerCase()), visible)
         })
 
       const judge = (loop: ItemLoop) =>

@@ -11,15 +11,28 @@ import type { ContextComment, ItemFields } from "./ItemFields"
  */
 export const contextFields = (
   fields: ItemFields,
-  trusts: (comment: ContextComment) => boolean
+  trusts: (comment: ContextComment) => boolean,
+  visible: (markdown: string) => string = sanitizeText
 ): ItemFields => {
   const comments = fields.comments.filter(trusts)
   return {
     ...fields,
     title: stripInvisible(fields.title),
-    body: sanitizeText(fields.body),
-    comments: comments.map((comment) => ({ ...comment, body: sanitizeText(comment.body) })),
+    body: visible(fields.body),
+    comments: comments.map((comment) => ({ ...comment, body: visible(comment.body) })),
     commentCount: fields.commentCount - (fields.comments.length - comments.length),
-    reviews: fields.reviews.filter(trusts).map((review) => ({ ...review, body: sanitizeText(review.body) }))
+    reviews: fields.reviews.filter(trusts).map((review) => ({ ...review, body: visible(review.body) }))
+  }
+}
+
+/** `sanitizeText` that parses each text once: every Loop of an Item reads the same bodies. */
+export const memoizedVisible = (): ((markdown: string) => string) => {
+  const seen = new Map<string, string>()
+  return (markdown) => {
+    const known = seen.get(markdown)
+    if (known !== undefined) return known
+    const text = sanitizeText(markdown)
+    seen.set(markdown, text)
+    return text
   }
 }
