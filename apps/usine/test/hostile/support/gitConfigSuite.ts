@@ -78,6 +78,6 @@ export const gitConfigSuite = (options: { readonly sandbox?: "none" } = {}) => {
         yield* daemon.usine.signal("SIGTERM")
         assert.strictEqual(yield* daemon.usine.exit("60 seconds"), 0, daemon.usine.stderr())
         assert.isFalse((daemon.usine.stdout() + daemon.usine.stderr()).includes(daemon.token), "the GitHub token is in the daemon's output")
-      }))
+      }), 90_000)
   })
 }
