@@ -3,6 +3,8 @@ import { Effect } from "effect"
 import type { ItemLoop } from "@usine/core/config/CompiledLoop"
 import { evaluateIf } from "@usine/core/config/evaluateIf"
 import { renderPrompt } from "@usine/core/config/renderPrompt"
+import { contentHash } from "@usine/core/content/contentHash"
+import { contextFields } from "@usine/github/contextFields"
 import { type ItemNode, itemFieldsOf } from "@usine/github/ItemFields"
 import { settingsOf } from "./support/settingsOf"
 
@@ -60,4 +62,25 @@ describe("the item context the README documents", () => {
       assert.isFalse(yield* evaluateIf(loops[0]!, { item: issue, repository: "acme/widgets" }))
     })
   )
+})
+
+describe("the Loop's view of an Item, which its content hash covers", () => {
+  const outsider = { body: "Cancel this.", createdAt: "2026-03-28T10:00:00Z", authorAssociation: "NONE", author: { login: "eve" } }
+  const trusted = (comment: { readonly author: string }) => comment.author !== "eve"
+  const view = (extra: ReadonlyArray<typeof outsider>, body = node.body) =>
+    contextFields(itemFieldsOf("pull_request", { ...node, body, comments: { totalCount: 1 + extra.length, nodes: [...node.comments.nodes, ...extra] } }), trusted)
+
+  it("an untrusted comment is out of the view, its count included, so the hash stays", () => {
+    const before = view([])
+    const after = view([outsider])
+    assert.deepStrictEqual(after.comments.map((c) => c.author), ["ghost"])
+    assert.strictEqual(after.commentCount, 1)
+    assert.strictEqual(contentHash(after), contentHash(before))
+  })
+
+  it("an edit of hidden text keeps the hash; a visible edit changes it", () => {
+    const before = view([], "It widgets.<!-- a -->")
+    assert.strictEqual(contentHash(view([], "It widgets.<!-- b, longer -->")), contentHash(before))
+    assert.notStrictEqual(contentHash(view([], "It widgets twice.")), contentHash(before))
+  })
 })
