@@ -43,6 +43,7 @@ describe("sanitizeText: what a reader sees, as Markdown-ish text", () => {
   it("a code span or block that holds backticks keeps a fence that still closes it", () => {
     assert.strictEqual(sanitizeText("`` a`b ``"), "``a`b``")
     assert.strictEqual(sanitizeText("````\n```\n````"), "````\n```\n````")
+    assert.include(sanitizeText(`\`\`\`\`\n${"` ".repeat(40_000)}\n\`\`\`\``), "` `", "a block of many short runs")
   })
 
   it("stripInvisible removes Cf, Default_Ignorable and control characters, keeping tab and line breaks", () => {

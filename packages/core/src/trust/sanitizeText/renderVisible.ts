@@ -47,16 +47,20 @@ const tidy = (text: string): string =>
     .join("\n")
 
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, " ").trim()
-const longestRun = (text: string, char: string): number =>
-  Math.max(0, ...[...text.matchAll(new RegExp(`${char}+`, "g"))].map((m) => m[0].length))
+/** The longest run of backticks; a loop, since a spread of every run would overflow the stack on a long text. */
+const longestTicks = (text: string): number => {
+  let longest = 0
+  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length)
+  return longest
+}
 
 const codeSpan = (text: string): string => {
-  const ticks = "`".repeat(longestRun(text, "`") + 1)
+  const ticks = "`".repeat(longestTicks(text) + 1)
   return /^`|`$/.test(text) ? `${ticks} ${text} ${ticks}` : `${ticks}${text}${ticks}`
 }
 
 const fence = (text: string): string => {
-  const ticks = "`".repeat(Math.max(3, longestRun(text, "`") + 1))
+  const ticks = "`".repeat(Math.max(3, longestTicks(text) + 1))
   return `${ticks}\n${text.replace(/\n$/, "")}\n${ticks}`
 }
 
