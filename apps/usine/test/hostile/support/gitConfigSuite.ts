@@ -39,7 +39,7 @@ export const gitConfigSuite = (options: { readonly sandbox?: "none" } = {}) => {
     })
   )
 
-    const title = `hostile agent: git settings, through usine up${options.sandbox === "none" ? ", without the sandbox" : ""}`
+  const title = `hostile agent: git settings, through usine up${options.sandbox === "none" ? ", without the sandbox" : ""}`
   layer(attacked, { timeout: "240 seconds", excludeTestServices: true })(title, (it) => {
     it.effect.each(NEUTRALISED)("%s: the planted setting is ignored; the work goes to the emulator", (name) =>
       Effect.gen(function* () {
