@@ -6,7 +6,7 @@ import type { RunView } from "@usine/board/BoardViews/runView"
 import { BOARD_TOKEN, REPOSITORY } from "../support/daemonConfig"
 import { json } from "../support/http"
 import { attack, type HostileDaemon, hostileDaemon, runOf, settledRuns } from "./support/HostileDaemon"
-import { attackRan, describeRun, listenerFindings, markersLeft, neutralised, refused, tokenFindings } from "./support/proofs"
+import { attackRan, describeRun, listenerFindings, markerFindings, neutralised, refused, tokenFindings } from "./support/proofs"
 
 /**
  * A prompt-injected agent after the daemon's secrets (issue 16): hiding one from the guards' diff, reading them
@@ -94,10 +94,16 @@ layer(attacked, { timeout: "240 seconds", excludeTestServices: true })("hostile 
   it.effect("no planted program ran, no credential reached the listener, and the token is nowhere it should not be", () =>
     Effect.gen(function* () {
       const { daemon, runs } = yield* Attacked
-      assert.deepStrictEqual(markersLeft(daemon), [])
-      assert.deepStrictEqual(listenerFindings(daemon), [], "what reached the hostile listener")
       const pulls = yield* json<unknown>(`${daemon.sim.url}/repos/${REPOSITORY}/pulls?state=all&per_page=100`, { headers: { authorization: `token ${daemon.token}` } })
-      assert.deepStrictEqual(tokenFindings(daemon, [...runs.values()].filter((view) => view !== undefined), pulls), [], "where the GitHub token was found")
+      assert.deepStrictEqual({
+        "programs the agent planted that ran as the daemon": markerFindings(daemon),
+        "what reached the hostile listener": listenerFindings(daemon),
+        "where the GitHub token was found": tokenFindings(daemon, [...runs.values()].filter((view) => view !== undefined), pulls)
+      }, {
+        "programs the agent planted that ran as the daemon": [],
+        "what reached the hostile listener": [],
+        "where the GitHub token was found": []
+      })
     }))
 
   it.effect("the daemon drains on SIGTERM and exits 0, its output free of the token", () =>

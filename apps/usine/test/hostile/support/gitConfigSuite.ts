@@ -4,7 +4,7 @@ import type { RunView } from "@usine/board/BoardViews/runView"
 import { REPOSITORY } from "../../support/daemonConfig"
 import { json } from "../../support/http"
 import { attack, type HostileDaemon, hostileDaemon, runOf, settledRuns } from "./HostileDaemon"
-import { attackRan, describeRun, listenerFindings, markersLeft, neutralised, refused, tokenFindings } from "./proofs"
+import { attackRan, describeRun, listenerFindings, markerFindings, neutralised, refused, tokenFindings } from "./proofs"
 
 /**
  * Git settings a prompt-injected agent plants in its clone, and for a few seconds in every mirror and harvest
@@ -46,7 +46,7 @@ export const gitConfigSuite = (options: { readonly sandbox?: "none" } = {}) => {
         const { daemon, runs } = yield* Attacked
         assert.isTrue(attackRan(runOf(runs, name), name), describeRun(runOf(runs, name)))
         assert.deepStrictEqual(neutralised(daemon, runOf(runs, name), name), [])
-        assert.notInclude(markersLeft(daemon), name, `a program the ${name} attack planted ran as the daemon`)
+        assert.deepStrictEqual(markerFindings(daemon).filter((found) => found.startsWith(`${name}:`)), [])
       }))
 
     it.effect("gitdir-file: a .git file naming a gitdir the agent made is refused, and said so", () =>
@@ -54,7 +54,7 @@ export const gitConfigSuite = (options: { readonly sandbox?: "none" } = {}) => {
         const { daemon, runs } = yield* Attacked
         assert.isTrue(attackRan(runOf(runs, "gitdir-file"), "gitdir-file"), describeRun(runOf(runs, "gitdir-file")))
         assert.deepStrictEqual(refused(daemon, runOf(runs, "gitdir-file"), /refused to read the agent's work: the worktree's \.git is no longer the folder usine made/), [])
-        assert.notInclude(markersLeft(daemon), "gitdir-file")
+        assert.deepStrictEqual(markerFindings(daemon).filter((found) => found.startsWith("gitdir-file:")), [])
       }))
 
     it.effect("after the attacks a clean Item still opens its pull request", () =>
@@ -66,10 +66,16 @@ export const gitConfigSuite = (options: { readonly sandbox?: "none" } = {}) => {
     it.effect("no planted program ran, nothing but the agent reached the listener, and the token is nowhere it should not be", () =>
       Effect.gen(function* () {
         const { daemon, runs } = yield* Attacked
-        assert.deepStrictEqual(markersLeft(daemon), [], "programs the agent planted ran as the daemon")
-        assert.deepStrictEqual(listenerFindings(daemon), [], "what reached the hostile listener")
         const pulls = yield* json<unknown>(`${daemon.sim.url}/repos/${REPOSITORY}/pulls?state=all&per_page=100`, { headers: { authorization: `token ${daemon.token}` } })
-        assert.deepStrictEqual(tokenFindings(daemon, [...runs.values()].filter((view) => view !== undefined), pulls), [], "where the GitHub token was found")
+        assert.deepStrictEqual({
+          "programs the agent planted that ran as the daemon": markerFindings(daemon),
+          "what reached the hostile listener": listenerFindings(daemon),
+          "where the GitHub token was found": tokenFindings(daemon, [...runs.values()].filter((view) => view !== undefined), pulls)
+        }, {
+          "programs the agent planted that ran as the daemon": [],
+          "what reached the hostile listener": [],
+          "where the GitHub token was found": []
+        })
       }))
 
     it.effect("the daemon drains on SIGTERM and exits 0, its output free of the token", () =>

