@@ -9,6 +9,16 @@ export interface ActorFacts {
   readonly access: string
 }
 
+/**
+ * The last change of an Item's title or body that GitHub reports: who made it and when (ISO 8601). `how` reads
+ * `edited` for the body (GraphQL `lastEditedAt`, `editor`) and `renamed` for the title (the `renamed` issue event).
+ */
+export interface ContentEdit {
+  readonly how: "edited" | "renamed"
+  readonly at: string
+  readonly editor: ActorFacts
+}
+
 /** Author associations that may hide write access; any other association rules it out without asking GitHub. */
 export const COLLABORATOR_ASSOCIATIONS: ReadonlySet<string> = new Set(["OWNER", "MEMBER", "COLLABORATOR"])
 

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { type ActorFacts, outsiderFacts } from "@usine/core/trust/ActorFacts"
+import { type ActorFacts, type ContentEdit, outsiderFacts } from "@usine/core/trust/ActorFacts"
 import { judgeActor } from "@usine/core/trust/judgeActor"
 import { judgeTrigger } from "@usine/core/trust/judgeTrigger"
 import { labelsToCheck } from "@usine/core/trust/labelsToCheck"
@@ -92,5 +92,49 @@ describe("judgeTrigger", () => {
     const anyone: TrustPolicy = { mode: "anyone", trustedAuthors: [] }
     assert.strictEqual(judgeTrigger(anyone, bot, [{ label: "ready", actor: undefined }])._tag, "Trusted")
     assert.strictEqual(judgeTrigger(anyone, eve, [{ label: "ready", actor: eve }])._tag, "Trusted")
+  })
+})
+
+describe("judgeTrigger: the title or body edited after the label", () => {
+  const eve = outsiderFacts("eve", "NONE")
+  const labelled = [{ label: "ready-for-agent", actor: writer, addedAt: "2026-12-01T20:40:00Z" }]
+  const edit = (editor: ActorFacts, at: string, how: ContentEdit["how"] = "edited"): ContentEdit => ({ how, at, editor })
+
+  it("collaborators: an untrusted edit after a trusted label refuses, naming who edited, when, and who labelled", () => {
+    assert.deepStrictEqual(judgeTrigger(defaultTrustPolicy, eve, labelled, [edit(eve, "2026-12-01T20:41:30Z")]), {
+      _tag: "Refused",
+      reason: "edited by eve at 2026-12-01T20:41:30Z, after ada added ready-for-agent at 2026-12-01T20:40:00Z; a trusted user must label it again"
+    })
+    const renamed = judgeTrigger(defaultTrustPolicy, eve, labelled, [edit(eve, "2026-12-01T20:41:30Z", "renamed")])
+    assert.include(renamed._tag === "Refused" ? renamed.reason : "", "renamed by eve at 2026-12-01T20:41:30Z")
+    assert.strictEqual(
+      judgeTrigger(defaultTrustPolicy, eve, labelled, [edit(eve, "2026-12-01T20:40:00Z")])._tag,
+      "Refused",
+      "an edit in the same second as the label cannot be told to be before it"
+    )
+  })
+
+  it("collaborators: an edit before the label, a label added again after the edit, or a trusted editor vouches", () => {
+    assert.strictEqual(judgeTrigger(defaultTrustPolicy, eve, labelled, [edit(eve, "2026-12-01T20:39:59Z")])._tag, "Trusted")
+    const again = [{ ...labelled[0]!, addedAt: "2026-12-01T20:45:00Z" }]
+    assert.strictEqual(judgeTrigger(defaultTrustPolicy, eve, again, [edit(eve, "2026-12-01T20:41:30Z")])._tag, "Trusted")
+    assert.strictEqual(judgeTrigger(defaultTrustPolicy, eve, labelled, [edit(writer, "2026-12-01T20:41:30Z")])._tag, "Trusted")
+    assert.strictEqual(judgeTrigger(listing("eve"), eve, labelled, [edit(eve, "2026-12-01T20:41:30Z")])._tag, "Trusted", "a listed editor")
+    assert.strictEqual(judgeTrigger(defaultTrustPolicy, writer, labelled, [edit(writer, "2026-12-01T20:41:30Z")])._tag, "Trusted", "a trusted author's own edit")
+  })
+
+  it("collaborators: every label the Loop depends on must be newer than an untrusted edit; a bot's edit is untrusted", () => {
+    const two = [...labelled, { label: "bug", actor: writer, addedAt: "2026-12-01T20:50:00Z" }]
+    const refused = judgeTrigger(defaultTrustPolicy, eve, two, [edit(eve, "2026-12-01T20:41:30Z")])
+    assert.include(refused._tag === "Refused" ? refused.reason : "", "after ada added ready-for-agent")
+    assert.strictEqual(judgeTrigger(defaultTrustPolicy, writer, labelled, [edit(bot, "2026-12-01T20:41:30Z")])._tag, "Refused")
+  })
+
+  it("collaborators without labels, strict and anyone: edits change nothing", () => {
+    assert.strictEqual(judgeTrigger(defaultTrustPolicy, writer, [], [edit(eve, "2026-12-01T20:41:30Z")])._tag, "Trusted")
+    const strict: TrustPolicy = { mode: "strict", trustedAuthors: [] }
+    assert.strictEqual(judgeTrigger(strict, writer, labelled, [edit(writer, "2026-12-01T20:41:30Z")])._tag, "Trusted")
+    const anyone: TrustPolicy = { mode: "anyone", trustedAuthors: [] }
+    assert.strictEqual(judgeTrigger(anyone, eve, labelled, [edit(eve, "2026-12-01T20:41:30Z")])._tag, "Trusted")
   })
 })
