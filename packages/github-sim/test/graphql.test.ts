@@ -107,4 +107,23 @@ describe("GraphQL", () => {
       assert.match(data.repository.defaultBranchRef.target.oid, /^[0-9a-f]{40}$/)
     }).pipe(Effect.provide(GitHubSim.layer()))
   )
+
+  it.effect("serves the last body edit as lastEditedAt and editor, whoever made it and however (REST or control)", () =>
+    Effect.gen(function* () {
+      const { sim, octokit } = yield* setup
+      const EDIT = `{ repository(owner: "acme", name: "widgets") { issue(number: 1) { body lastEditedAt editor { login } } } }`
+      type Edit = { repository: { issue: { body: string; lastEditedAt: string | null; editor: { login: string } | null } } }
+      const read = Effect.map(call(() => octokit.graphql<Edit>(EDIT)), (data) => data.repository.issue)
+      assert.deepStrictEqual(yield* read, { body: "details", lastEditedAt: null, editor: null }, "opening is no edit")
+      yield* sim.control.createUser({ login: "bob", token: "tok-bob", permission: "read" })
+      yield* sim.control.setTime({ at: "2026-12-01T20:50:00.400Z" })
+      yield* call(() => octokitFor(sim.url, "tok-bob").request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { owner: "acme", repo: "widgets", issue_number: 1, body: "bob's edit" }))
+      assert.deepStrictEqual(yield* read, { body: "bob's edit", lastEditedAt: "2026-12-01T20:50:00Z", editor: { login: "bob" } })
+      yield* sim.control.advanceTime({ ms: 61_000 })
+      yield* sim.control.updateIssue({ repo: "acme/widgets", number: 1, title: "Renamed", actor: "alice" })
+      assert.strictEqual((yield* read).lastEditedAt, "2026-12-01T20:50:00Z", "a title change is a renamed event, not a body edit")
+      yield* sim.control.updateIssue({ repo: "acme/widgets", number: 1, body: "alice's edit", actor: "alice" })
+      assert.deepStrictEqual(yield* read, { body: "alice's edit", lastEditedAt: "2026-12-01T20:51:01Z", editor: { login: "alice" } })
+    }).pipe(Effect.provide(GitHubSim.layer()))
+  )
 })

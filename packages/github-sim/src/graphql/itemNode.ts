@@ -91,6 +91,8 @@ export const itemNode = (world: SimWorld, repo: SimRepository, item: SimItem) =>
   title: item.title,
   body: item.body ?? "",
   bodyText: item.body ?? "",
+  lastEditedAt: item.lastEdit === null ? null : isoSeconds(item.lastEdit.at),
+  editor: item.lastEdit === null ? null : actorNode(world, item.lastEdit.editor),
   state: item.state === "open" ? "OPEN" : "CLOSED",
   stateReason: item.stateReason === null ? null : item.stateReason.toUpperCase(),
   closed: item.state === "closed",

@@ -60,6 +60,8 @@ export interface SimItem {
   readonly number: number
   title: string
   body: string | null
+  /** The last change of the body after the item was opened: GraphQL `lastEditedAt` and `editor`. */
+  lastEdit: { readonly at: number; readonly editor: string } | null
   state: "open" | "closed"
   stateReason: "completed" | "not_planned" | "reopened" | null
   readonly author: string

@@ -82,6 +82,7 @@ export const createIssue = Effect.fn("SimWorld.createIssue")(function* (
     number: repo.nextNumber(),
     title: input.title,
     body: input.body ?? null,
+    lastEdit: null,
     state: "open",
     stateReason: null,
     author,
@@ -129,7 +130,10 @@ export const updateIssue = Effect.fn("SimWorld.updateIssue")(function* (
     recordEvent(world, item, { event: "renamed", actor })
     item.title = patch.title
   }
-  if (patch.body !== undefined) item.body = patch.body
+  if (patch.body !== undefined && patch.body !== item.body) {
+    item.body = patch.body
+    item.lastEdit = { at: world.now(), editor: actor }
+  }
   if (patch.assignees !== undefined) item.assignees = [...patch.assignees]
   if (patch.labels !== undefined) replaceLabels(world, repo, item, patch.labels, actor)
   if (patch.state !== undefined) setState(world, item, patch.state, patch.stateReason, actor)

@@ -80,6 +80,7 @@ export const createPull = Effect.fn("SimWorld.createPull")(function* (
     number: repo.nextNumber(),
     title: input.title,
     body: input.body ?? null,
+    lastEdit: null,
     state: "open",
     stateReason: null,
     author,
