@@ -75,13 +75,16 @@ export const attackRan = (view: RunView, attack: string): boolean =>
 /** A planted program ran as the daemon: its marker is there. */
 export const markersLeft = (daemon: HostileDaemon): ReadonlyArray<string> => readdirSync(daemon.markers)
 
-/** Each planted program that ran: where (its first line is its working folder), and whether git had lent it the token. */
+/** Each planted program that ran: in which git directory and git command, and whether git had lent it the token. */
 export const markerFindings = (daemon: HostileDaemon): ReadonlyArray<string> =>
   markersLeft(daemon).map((name) => {
     const text = readFileSync(join(daemon.markers, name), "utf8")
-    const folder = text.split("\n")[0] ?? ""
-    const lent = /^GIT_ASKPASS=/m.test(text) ? ", with GIT_ASKPASS naming the lent token" : ""
-    return `${name}: a planted program ran in ${relative(daemon.dir, folder) || folder}${lent}`
+    const variable = (key: string) => new RegExp(`^${key}=(.*)$`, "m").exec(text)?.[1]
+    const gitDir = variable("GIT_DIR")
+    const where = gitDir === undefined ? `in ${text.split("\n")[0] ?? "?"}` : `for ${relative(daemon.dir, gitDir) || gitDir}`
+    const service = variable("GIT_EXT_SERVICE")
+    const lent = variable("GIT_ASKPASS") === undefined ? "" : ", with GIT_ASKPASS naming the lent token"
+    return `${name}: a planted program ran ${where}${service === undefined ? "" : ` (${service})`}${lent}`
   })
 
 /** What reached the listener other than the agent's own uploads, and every credential anything sent it. */
