@@ -71,6 +71,8 @@ export interface ItemNode {
   readonly url: string
   readonly authorAssociation: string
   readonly author: Actor | null
+  readonly lastEditedAt?: string | null
+  readonly editor?: Actor | null
   readonly labels: { readonly nodes: ReadonlyArray<{ readonly name: string }> }
   readonly assignees: { readonly nodes: ReadonlyArray<Actor> }
   readonly comments: { readonly totalCount: number; readonly nodes: ReadonlyArray<Node> }
@@ -90,6 +92,16 @@ const comment = (node: Node): ContextComment => ({
   authorAssociation: node.authorAssociation,
   createdAt: node.createdAt ?? node.submittedAt ?? ""
 })
+
+/** The last edit of an Item's body: who and when (ISO 8601). Not part of `item`: the Loop's view leaves it out. */
+export interface BodyEdit {
+  readonly at: string
+  readonly editor: string
+}
+
+/** The body's last edit, if GitHub reports one; an editor GitHub no longer knows reads `ghost`. */
+export const bodyEditOf = (node: Pick<ItemNode, "lastEditedAt" | "editor">): BodyEdit | undefined =>
+  node.lastEditedAt == null ? undefined : { at: node.lastEditedAt, editor: node.editor?.login ?? "ghost" }
 
 /** Which stream a stored payload slice belongs to. */
 export const kindOfNode = (node: Pick<ItemNode, "__typename">): ItemKind =>

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { ItemLoop } from "@usine/core/config/CompiledLoop"
-import { type ActorFacts, COLLABORATOR_ASSOCIATIONS, outsiderFacts } from "@usine/core/trust/ActorFacts"
+import { type ActorFacts, COLLABORATOR_ASSOCIATIONS, type ContentEdit, looksLikeBot, outsiderFacts } from "@usine/core/trust/ActorFacts"
 import { judgeActor } from "@usine/core/trust/judgeActor"
 import { type LabelActor, judgeTrigger, type TriggerTrust } from "@usine/core/trust/judgeTrigger"
 import { labelsToCheck } from "@usine/core/trust/labelsToCheck"
@@ -17,8 +17,8 @@ export interface AssessedItem {
   /** `item` as the Loop's `if:` and prompt see it: sanitized, untrusted comments and reviews left out. */
   readonly context: (loop: ItemLoop) => Effect.Effect<ItemFields, GitHubError>
   /**
-   * Whether the Loop may act on the Item: whoever added the labels its `if:` depends on, else the author; both under
-   * `trust: strict` (ADR 0055).
+   * Whether the Loop may act on the Item: whoever added the labels its `if:` depends on, and nobody untrusted edited
+   * the title or body since, else the author; both under `trust: strict` (ADR 0055).
    */
   readonly judge: (loop: ItemLoop) => Effect.Effect<TriggerTrust, GitHubError>
 }
@@ -38,8 +38,8 @@ export class ItemTrust extends Effect.Service<ItemTrust>()("usine/ItemTrust", {
         ? Effect.succeed(outsiderFacts(login, association))
         : collaborators.facts(repository, login)
 
-    /** A listed or bot labeller is judged without a lookup: listed is trusted, a bot refused. */
-    const labellerFacts = (repository: string, policy: TrustPolicy, labeller: Labeller) =>
+    /** A listed or bot labeller (or editor) is judged without a lookup: listed is trusted, a bot refused. */
+    const labellerFacts = (repository: string, policy: TrustPolicy, labeller: Pick<Labeller, "login" | "isBot">) =>
       isListed(policy, labeller.login) || labeller.isBot
         ? Effect.succeed<ActorFacts>({ login: labeller.login, isBot: labeller.isBot, canWrite: false, access: "no access" })
         : collaborators.facts(repository, labeller.login)
@@ -50,7 +50,7 @@ export class ItemTrust extends Effect.Service<ItemTrust>()("usine/ItemTrust", {
     /** The Item's trust; the label events are read at most once, and only for a Loop that needs them. */
     const assess = Effect.fn("ItemTrust.assess")(function* (item: ObservedItem) {
       const { fields, repository } = item
-      const labellers = yield* Effect.cached(labelActors.labellers(repository, item.number))
+      const actors = yield* Effect.cached(labelActors.actors(repository, item.number))
       const visible = memoizedVisible()
 
       const context = (loop: ItemLoop) =>
@@ -74,15 +74,27 @@ export class ItemTrust extends Effect.Service<ItemTrust>()("usine/ItemTrust", {
           const author: ActorFacts = yield* writerFacts(repository, policy, fields.author, fields.authorAssociation)
           const names = labelsToCheck(loop.if.source, fields.labels)
           const labels: Array<LabelActor> = []
+          const edits: Array<ContentEdit> = []
           if (names.length > 0) {
-            const byLabel = yield* labellers
+            const { labellers, renamed } = yield* actors
             for (const label of names) {
-              const labeller = byLabel.get(label.toLowerCase())
+              const labeller = labellers.get(label.toLowerCase())
               const actor = labeller === undefined ? undefined : yield* labellerFacts(repository, policy, labeller)
-              labels.push({ label, actor })
+              labels.push({ label, actor, addedAt: labeller?.at })
+            }
+            if (policy.mode === "collaborators") {
+              const editorFacts = (login: string, isBot: boolean) =>
+                login.toLowerCase() === author.login.toLowerCase() ? Effect.succeed(author) : labellerFacts(repository, policy, { login, isBot })
+              if (item.lastEdit !== undefined) {
+                const editor = yield* editorFacts(item.lastEdit.editor, looksLikeBot(item.lastEdit.editor))
+                edits.push({ how: "edited", at: item.lastEdit.at, editor })
+              }
+              if (renamed !== undefined) {
+                edits.push({ how: "renamed", at: renamed.at, editor: yield* editorFacts(renamed.login, renamed.isBot) })
+              }
             }
           }
-          return judgeTrigger(policy, author, labels)
+          return judgeTrigger(policy, author, labels, edits)
         })
 
       return { context, judge } satisfies AssessedItem

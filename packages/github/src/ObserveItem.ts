@@ -3,7 +3,7 @@ import { contentHash } from "@usine/core/content/contentHash"
 import { type ItemKey, itemKeyOf } from "@usine/core/ids/ItemKey"
 import { ItemStore } from "@usine/store/ItemStore"
 import { GitHubClient, graphqlFailed } from "./GitHubClient"
-import { type ItemFields, type ItemKind, type ItemNode, itemFieldsOf } from "./ItemFields"
+import { type BodyEdit, bodyEditOf, type ItemFields, type ItemKind, type ItemNode, itemFieldsOf } from "./ItemFields"
 import { LoopControl } from "./LoopControl"
 import { aliasOf, type ItemTarget, itemsQuery } from "./queries/itemQueries"
 import { repositoryParts } from "./repositoryParts"
@@ -19,6 +19,8 @@ export interface ObservedItem {
   readonly number: number
   readonly kind: ItemKind
   readonly fields: ItemFields
+  /** The body's last edit, for trigger trust (ADR 0055); the Loop's view and its hash leave it out. */
+  readonly lastEdit: BodyEdit | undefined
   /** The Item's cycle generation, read before the fetch. */
   readonly generation: number
 }
@@ -80,6 +82,7 @@ export class ObserveItem extends Effect.Service<ObserveItem>()("usine/ObserveIte
             number: target.number,
             kind: target.kind,
             fields: itemFieldsOf(target.kind, node),
+            lastEdit: bodyEditOf(node),
             generation: generations[index] ?? 0
           }
           return { target, item: Option.some(item) } satisfies Observation

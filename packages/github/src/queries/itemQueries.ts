@@ -7,11 +7,14 @@ const actor = "author { login }"
 const comments = `comments(last: 50) { totalCount nodes { body createdAt authorAssociation ${actor} } }`
 const labels = "labels(first: 100) { nodes { name } }"
 const assignees = "assignees(first: 20) { nodes { login } }"
+/** Who last edited the body, and when: trust needs it, the Loop's view leaves it out (ADR 0055). */
+const lastEdit = "lastEditedAt editor { login }"
 
 /** The payload slice of an issue: what `if:`, the prompt and the content hash see. */
 const ISSUE_FIELDS = `fragment UsineIssueFields on Issue {
   __typename number title body state stateReason url createdAt updatedAt closedAt authorAssociation
   ${actor}
+  ${lastEdit}
   ${labels}
   ${assignees}
   ${comments}
@@ -22,6 +25,7 @@ const PULL_REQUEST_FIELDS = `fragment UsinePullRequestFields on PullRequest {
   __typename number title body state url createdAt updatedAt closedAt mergedAt authorAssociation
   isDraft merged mergeable reviewDecision headRefName headRefOid baseRefName
   ${actor}
+  ${lastEdit}
   ${labels}
   ${assignees}
   ${comments}
