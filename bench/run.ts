@@ -15,7 +15,9 @@ const BENCHES: ReadonlyArray<{ readonly name: string; readonly quick: ReadonlyAr
   { name: "engine", quick: ["--idle", "1000", "--open", "300,1000", "--drain", "100,300", "--sizes", "10000"] },
   { name: "polling", quick: ["--sizes", "1,10"] },
   { name: "board", quick: ["--sizes", "10000"] },
-  { name: "throughput", quick: ["--slots", "1,4", "--items", "6"] }
+  { name: "throughput", quick: ["--slots", "1,4", "--items", "6"] },
+  { name: "sandbox", quick: ["--runs", "10"] },
+  { name: "webhooks", quick: ["--runs", "5"] }
 ]
 
 const argument = (flag: string) => {

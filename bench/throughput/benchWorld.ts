@@ -50,6 +50,12 @@ export const freePort = Effect.async<number>((resume) => {
   })
 })
 
+/** `USINE_BENCH_SANDBOX=none` runs the row with the Worker's sandbox off, to measure what the sandbox costs a Run. */
+const sandboxLine = () => {
+  const sandbox = process.env["USINE_BENCH_SANDBOX"]
+  return sandbox === undefined || sandbox === "" ? "" : `    sandbox: ${sandbox}\n`
+}
+
 /** usine.yaml for one row: a one-second poll, one Loop without approval or verify, one local Worker with `slots`. */
 export const usineYaml = (options: {
   readonly apiUrl: string
@@ -76,7 +82,7 @@ workers:
   local:
     root: ${JSON.stringify(options.workspaces)}
     max_concurrent_attempts: ${options.slots}
-loops:
+${sandboxLine()}loops:
   - name: bench
     on: issues
     if: '"${LABEL}" in item.labels && item.state == "open"'

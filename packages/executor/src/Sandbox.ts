@@ -47,8 +47,9 @@ const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", 
 const isSystem = (p: string) => SYSTEM.some((dir) => p === dir || p.startsWith(`${dir}/`))
 
 /**
- * Prints the host's layout: `H home`, `D folder`, `L link target`, `T path` for a tool's path as found and again for
- * its real path (a `node_modules` of symbolic links and the store they point into), `R expanded realpath`.
+ * Prints the host's layout: `H home`, `D folder`, `L link target`, `T path` for a tool's path as found and its real
+ * path, `M path` for where the linked packages of a tool's `node_modules` really are (pnpm's store in a workspace's
+ * root `node_modules`, or a workspace package), `R expanded realpath`.
  */
 const layoutScript = `h=$1; shift
 printf 'H %s\\n' "$HOME"
@@ -58,7 +59,11 @@ done
 while [ "$1" != -- ]; do
   t=$1; shift
   case $t in /*) f=$t ;; *) f=$(PATH=$h command -v "$t" 2>/dev/null) || f= ;; esac
-  case $f in /*) [ -f "$f" ] && printf 'T %s\\nT %s\\n' "$f" "$(readlink -f "$f")" ;; esac
+  case $f in /*) [ -f "$f" ] && printf 'T %s\\nT %s\\n' "$f" "$(readlink -f "$f")" ;; *) continue ;; esac
+  case $f in */node_modules/*)
+    r=\${f%%/node_modules/*}/node_modules
+    find "$r" -mindepth 1 -maxdepth 2 -type l -exec readlink -f {} + 2>/dev/null | sed 's/^/M /' ;;
+  esac
 done
 shift
 for r; do
@@ -102,7 +107,11 @@ export const sandboxCommand = Effect.fn("Sandbox.command")(function* (
   const system: Array<SystemEntry> = lines.flatMap((line): Array<SystemEntry> =>
     line.startsWith("D ") ? [{ _tag: "Folder", path: field(line, 1) }] : line.startsWith("L ") ? [{ _tag: "Link", path: field(line, 1), target: field(line, 2) }] : []
   )
-  const tools = lines.filter((line) => line.startsWith("T ")).map((line) => toolRoot(line.slice(2))).filter((p) => !isSystem(p))
+  // A linked package counts only where it lies in a `node_modules`: a workspace's own packages stay hidden.
+  const tools = lines
+    .filter((line) => line.startsWith("T ") || (line.startsWith("M ") && line.includes("/node_modules/")))
+    .map((line) => toolRoot(line.slice(2)))
+    .filter((p) => !isSystem(p))
   const resolved = new Map(lines.filter((line) => line.startsWith("R ")).map((line) => [field(line, 1), field(line, 2)] as const))
   const expand = (p: string) => (p.startsWith("~/") ? path.join(hostHome, p.slice(2)) : p)
   const readOnly = request.readOnly.map(expand).flatMap((p) => (resolved.has(p) ? [resolved.get(p) ?? p] : []))

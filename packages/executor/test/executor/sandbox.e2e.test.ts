@@ -28,6 +28,7 @@ cat "$TOKEN_FILE" >/dev/null 2>&1 && echo "token: read" || echo "token: hidden"
 ls "$OTHER_ATTEMPT" >/dev/null 2>&1 && echo "other attempt: listed" || echo "other attempt: hidden"
 echo "allowed: $(curl -s -m 5 http://127.0.0.1:$ALLOWED_PORT/ || echo unreachable)"
 echo "blocked: $(curl -s -m 5 http://127.0.0.1:$BLOCKED_PORT/ || echo unreachable)"
+curl -s -m 5 http://127.0.0.1:$DEAD_PORT/; echo "allowed but down: curl exit $?"
 setsid sh -c 'exec sleep 7787' </dev/null >/dev/null 2>&1 &
 echo left behind > left.txt && git add -A && git commit --quiet -m "Leave a process behind"
 echo done
@@ -51,6 +52,8 @@ describe("the sandbox on a local Worker (bubblewrap, the default)", () => {
       Effect.gen(function* () {
         const allowed = yield* listener("model endpoint")
         const blocked = yield* listener("someone else's port")
+        // Allowed, but nothing listens there: the agent sees it refused (curl's 7), as it would without a sandbox.
+        const dead = yield* listener("gone").pipe(Effect.scoped)
         // The daemon's folder: its config and token file beside the Worker root, as an operator's would be.
         const dir = yield* scopedTempDir("usine-sandbox-")
         const root = path.join(dir, "worker")
@@ -70,10 +73,11 @@ describe("the sandbox on a local Worker (bubblewrap, the default)", () => {
               TOKEN_FILE: token,
               OTHER_ATTEMPT: other,
               ALLOWED_PORT: String(allowed),
-              BLOCKED_PORT: String(blocked)
+              BLOCKED_PORT: String(blocked),
+              DEAD_PORT: String(dead)
             }
           },
-          network: [`127.0.0.1:${allowed}`]
+          network: [`127.0.0.1:${allowed}`, `127.0.0.1:${dead}`]
         }
         const t = yield* setup({ agents: { hostile }, root })
         fs.writeFileSync(config, "github:\n  token_file: token\n")
@@ -93,6 +97,7 @@ describe("the sandbox on a local Worker (bubblewrap, the default)", () => {
           "other attempt: hidden",
           "allowed: model endpoint",
           "blocked: unreachable",
+          "allowed but down: curl exit 7",
           "done"
         ])
         assert.deepStrictEqual(processesRunning(["sleep", "7787"]), [], "the setsid process died with the sandbox")
