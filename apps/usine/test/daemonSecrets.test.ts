@@ -4,6 +4,8 @@ import { parseConfig } from "@usine/core/config/parseConfig"
 import { daemonSecrets, isSecretName } from "../src/daemon/daemonSecrets"
 
 const config = Effect.runSync(parseConfig(`repositories: [acme/widgets]
+github:
+  webhook_secret: webhook-secret-value
 board:
   token: board-token-value-0123456789abcdef
 agents:
@@ -22,7 +24,7 @@ loops: []
 `, { env: {} }))
 
 describe("daemonSecrets", () => {
-  it("lists the tokens, every provider key and every credential-named variable an Agent is granted or given", () => {
+  it("lists the tokens, the webhook secret, every provider key and every credential-named variable an Agent is granted or given", () => {
     const secrets = daemonSecrets({
       config,
       token: Redacted.make("github-token-value"),
@@ -40,7 +42,8 @@ describe("daemonSecrets", () => {
       "hf-fixed-token-value",
       "hunter2hunter2",
       "model-key-value",
-      "sk-granted-key-value"
+      "sk-granted-key-value",
+      "webhook-secret-value"
     ])
   })
 

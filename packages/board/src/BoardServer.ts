@@ -5,6 +5,7 @@ import { Effect, FiberSet, Option, Runtime } from "effect"
 import { isLoopback } from "@usine/core/config/isLoopback"
 import { Redactor } from "@usine/executor/Redactor"
 import { BoardActions } from "./BoardActions"
+import { BoardRoutes } from "./BoardRoutes"
 import { allowedHosts } from "./BoardServer/allowedHosts"
 import { BoardListenFailed, BoardTokenMissing } from "./BoardServer/errors"
 import { makeLoginSessions } from "./BoardServer/LoginSessions"
@@ -43,6 +44,7 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
     const views = yield* BoardViews
     const actions = yield* BoardActions
     const redactor = yield* Redactor
+    const routes = Option.getOrElse(yield* Effect.serviceOption(BoardRoutes), () => [])
     const runtime = yield* Effect.runtime<never>()
     const run: RunExit = (effect) => Runtime.runPromiseExit(runtime)(effect)
     const streams = yield* FiberSet.make()
@@ -66,6 +68,7 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
         trustProxy: settings.trustProxy
       },
       allowedHosts: () => hosts,
+      routes,
       fork: (effect) => fork(effect),
       interval: settings.liveInterval
     })

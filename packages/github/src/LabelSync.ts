@@ -93,6 +93,13 @@ export class LabelSync extends Effect.Service<LabelSync>()("usine/LabelSync", {
       return missing.map((label) => label.name)
     })
 
-    return { synchronize }
+    /** A webhook said the repository's labels changed: the next synchronization reads its catalog again. */
+    const recheck = (repository: string) =>
+      Ref.update(catalogs, (m) => {
+        const known = m.get(repository.toLowerCase())
+        return known === undefined ? m : new Map(m).set(repository.toLowerCase(), { ...known, syncedAt: undefined })
+      })
+
+    return { synchronize, recheck }
   })
 }) {}

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
 import { GitHubSim } from "@usine/github-sim/GitHubSim"
 import { GitHubClient } from "@usine/github/GitHubClient"
-import { LABEL_CATALOG_RECHECK } from "@usine/github/LabelSync"
+import { LABEL_CATALOG_RECHECK, LabelSync } from "@usine/github/LabelSync"
 import { PollFailures } from "@usine/github/PollFailures"
 import { RepositoryPoll } from "@usine/github/RepositoryPoll"
 import { TriggerConfig, type TriggerSettings } from "@usine/github/TriggerConfig"
@@ -27,7 +27,7 @@ loops:
 `
 
 const world = (settings: TriggerSettings) =>
-  Layer.mergeAll(RepositoryPoll.Default, PollFailures.Default).pipe(
+  Layer.mergeAll(RepositoryPoll.Default, PollFailures.Default, LabelSync.Default).pipe(
     Layer.provideMerge(Layer.mergeAll(TestLedger, SimGitHub, Layer.succeed(TriggerConfig, settings)))
   )
 
@@ -86,6 +86,20 @@ describe("LabelSync", () => {
       ])
       const recreated = yield* catalogLabel("ready-for-agent")
       assert.deepInclude(recreated, { color: "0e8a16", description: "Ready for an agent" })
+    }).pipe(Effect.provide(world(settingsOf(LABELS))), Effect.orDie)
+  )
+
+  it.scoped("a recheck (a label webhook) reads the catalog at the next cycle, not the hourly one", () =>
+    Effect.gen(function* () {
+      yield* poll(REPOSITORY)
+      yield* deleteLabel("ready-for-agent")
+      yield* TestClock.adjust("1 minute")
+      yield* (yield* LabelSync).recheck(REPOSITORY)
+      assert.deepStrictEqual((yield* poll(REPOSITORY)).createdLabels, ["ready-for-agent"])
+      yield* (yield* LabelSync).recheck("acme/unknown")
+      yield* clearRequestLog
+      yield* poll(REPOSITORY)
+      assert.notInclude(yield* requestLines, "GET /repos/acme/widgets/labels 200 conditional", "trusted again")
     }).pipe(Effect.provide(world(settingsOf(LABELS))), Effect.orDie)
   )
 

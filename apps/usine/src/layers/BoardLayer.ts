@@ -6,6 +6,7 @@ import { DaemonPollFailureFeed } from "../daemon/DaemonPollFailureFeed"
 import { DaemonWorkerStatusFeed } from "../daemon/DaemonWorkerStatusFeed"
 import { GitHubBoardMoves } from "../daemon/GitHubBoardMoves"
 import { liveView } from "../daemon/liveView"
+import { BoardRoutesLayer } from "./BoardRoutesLayer"
 
 /** The Board's settings as a live view: columns, repositories and Loops follow a reload; the address does not. */
 const LiveBoardSettings = Layer.effect(
@@ -13,7 +14,12 @@ const LiveBoardSettings = Layer.effect(
   Effect.map(ConfigState, (state) => liveView(state.unsafeGet, BoardSettings.fromConfig))
 )
 
-/** The Board on its configured address, with the daemon's feeds: poll failures, Workers, card moves on GitHub. */
+/**
+ * The Board on its configured address, with the daemon's feeds: poll failures, Workers, card moves on GitHub; and
+ * the routes served beside it (webhooks).
+ */
 export const BoardLayer = BoardServer.Default.pipe(
-  Layer.provide(Layer.mergeAll(LiveBoardSettings, DaemonPollFailureFeed, DaemonWorkerStatusFeed, GitHubBoardMoves))
+  Layer.provide(
+    Layer.mergeAll(LiveBoardSettings, DaemonPollFailureFeed, DaemonWorkerStatusFeed, GitHubBoardMoves, BoardRoutesLayer)
+  )
 )

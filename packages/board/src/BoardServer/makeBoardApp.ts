@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Hono } from "hono"
 import type { BoardActions } from "../BoardActions"
+import type { BoardRoute } from "../BoardRoutes"
 import type { BoardViews } from "../BoardViews"
 import { actionRoutes } from "./actionRoutes"
 import type { BoardAuth } from "./BoardAuth"
@@ -19,16 +20,37 @@ export interface BoardAppDeps extends Pick<LiveDeps, "fork" | "interval"> {
   readonly auth: BoardAuth
   /** Read on every request: the port is known only once the server listens. */
   readonly allowedHosts: () => ReadonlySet<string>
+  /** Webhooks and metrics, served beside the Board (`BoardRoutes`). */
+  readonly routes?: ReadonlyArray<BoardRoute>
 }
+
+const mount = (app: Hono<BoardEnv>, route: BoardRoute, run: RunExit) =>
+  app.on(route.method, route.path, async (c) => {
+    const exit = await run(route.handle(c.req.raw))
+    if (exit._tag === "Success") return exit.value
+    throw new Error("board route failed", { cause: exit.cause })
+  })
 
 /** The Hono app: the guards in order (Host, CSRF cookie, login, Origin and CSRF token), then every route. */
 export const makeBoardApp = (deps: BoardAppDeps): Hono<BoardEnv> => {
   const app = new Hono<BoardEnv>()
+  const routes = deps.routes ?? []
   app.use(securityHeaders)
+  for (const route of routes) if (route.access === "signed") mount(app, route, deps.run)
+  for (const route of routes) {
+    // Before the login guard: a machine gets 401 where a browser would be sent to the login form.
+    if (route.access === "token") app.use(route.path, async (c, next) => {
+      await next()
+      if (c.res.status === 303 && c.res.headers.get("location") === "/login") {
+        c.res = c.json({ error: "Unauthorized", message: "send the board token" }, 401)
+      }
+    })
+  }
   app.use(hostGuard(deps.allowedHosts))
   app.use(csrfCookie(deps.auth))
   app.use(authGuard(deps.auth))
   app.use(originAndCsrfGuard)
+  for (const route of routes) if (route.access === "token") mount(app, route, deps.run)
   loginRoutes(app, deps.auth, deps.run)
   pageRoutes(app, deps)
   actionRoutes(app, deps)

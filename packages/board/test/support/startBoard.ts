@@ -25,6 +25,7 @@ import * as SqlRunStore from "@usine/store/SqlRunStore"
 import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
 import { TriggerRefusals } from "@usine/store/TriggerRefusals"
 import { BoardMoves } from "@usine/board/BoardMoves"
+import { type BoardRoute, BoardRoutes } from "@usine/board/BoardRoutes"
 import { BoardServer } from "@usine/board/BoardServer"
 import { BoardSettings, type BoardSettingsData } from "@usine/board/BoardSettings"
 import { PollFailureFeed, type PollFailureView, type RateQuotaView } from "@usine/board/PollFailureFeed"
@@ -69,6 +70,8 @@ export interface BoardOptions {
   readonly rateQuotas?: ReadonlyArray<RateQuotaView>
   /** Budget and brake settings of the `build` Loop's policy. */
   readonly build?: Pick<LoopPolicy, "budget" | "maxNoProgress" | "maxOpenPullRequests">
+  /** Routes served beside the Board (webhooks, metrics). */
+  readonly routes?: ReadonlyArray<BoardRoute>
 }
 
 const tempLedger = Effect.acquireRelease(
@@ -120,7 +123,8 @@ export const boardLayer = (options: BoardOptions = {}) =>
         rateQuotas: Effect.succeed(options.rateQuotas ?? [])
       }),
       WorkerStatusFeed.layerStatic(options.workers ?? []),
-      movesLayer
+      movesLayer,
+      Layer.succeed(BoardRoutes, options.routes ?? [])
     )
     const board = BoardServer.Default.pipe(Layer.provideMerge(feeds), Layer.provideMerge(engine), Layer.provideMerge(stores))
     return Layer.merge(board, Layer.succeed(Harness, { memory, moves }))

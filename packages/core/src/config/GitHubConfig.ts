@@ -20,6 +20,8 @@ export const GitHubConfig = Schema.Struct({
   token: Schema.optionalWith(Secret, { default: () => Option.none() }),
   tokenFile: Schema.optional(NonEmptyString).pipe(Schema.fromKey("token_file")),
   /** GitHub's REST root; a GitHub Enterprise server's `/api/v3`, or the emulator's address. */
-  apiUrl: Schema.optionalWith(ApiUrl, { default: () => "https://api.github.com" }).pipe(Schema.fromKey("api_url"))
+  apiUrl: Schema.optionalWith(ApiUrl, { default: () => "https://api.github.com" }).pipe(Schema.fromKey("api_url")),
+  /** Enables `POST /webhooks/github` on the Board's listener: deliveries signed with it become Hints (ADR 0059). */
+  webhookSecret: Schema.optionalWith(Secret, { default: () => Option.none() }).pipe(Schema.fromKey("webhook_secret"))
 })
 export type GitHubConfig = typeof GitHubConfig.Type
