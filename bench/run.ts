@@ -16,7 +16,8 @@ const BENCHES: ReadonlyArray<{ readonly name: string; readonly quick: ReadonlyAr
   { name: "polling", quick: ["--sizes", "1,10"] },
   { name: "board", quick: ["--sizes", "10000"] },
   { name: "throughput", quick: ["--slots", "1,4", "--items", "6"] },
-  { name: "sandbox", quick: ["--runs", "10"] }
+  { name: "sandbox", quick: ["--runs", "10"] },
+  { name: "webhooks", quick: ["--runs", "5"] }
 ]
 
 const argument = (flag: string) => {
