@@ -23,7 +23,14 @@ export const DAEMON_GIT_CONFIG: ReadonlyArray<string> = [
   "gc.auto=0",
   "maintenance.auto=false",
   "http.followRedirects=false",
+  "http.proxy=",
+  "core.attributesFile=/dev/null",
   "protocol.allow=never",
+  // A repository's `protocol.<name>.allow` wins over `protocol.allow`: each transport is named here too.
+  "protocol.ext.allow=never",
+  "protocol.fd.allow=never",
+  "protocol.ssh.allow=never",
+  "protocol.git.allow=never",
   "protocol.file.allow=always"
 ]
 
@@ -63,7 +70,10 @@ export const daemonGitArgv = (args: ReadonlyArray<string>, options: RunGitOption
     if (!VARIABLE.test(name) || value.includes("\0")) throw new Error(`invalid git variable ${JSON.stringify(name)}`)
     return `${name}=${value}`
   })
-  const config = [...DAEMON_GIT_CONFIG, ...(options.allowScheme === undefined ? [] : [`protocol.${options.allowScheme}.allow=always`])]
+  const config = [
+    ...DAEMON_GIT_CONFIG,
+    ...(["http", "https"] as const).map((scheme) => `protocol.${scheme}.allow=${options.allowScheme === scheme ? "always" : "never"}`)
+  ]
   return [
     "/bin/sh",
     "-c",

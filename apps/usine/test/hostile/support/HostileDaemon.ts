@@ -45,7 +45,11 @@ export interface HostileDaemon {
 export const hostileDaemon = (options: {
   readonly loops?: string
   readonly slots?: number
-  /** `none`: the agent runs unconfined, as the daemon's user, so only the daemon's own git hygiene stands in its way. */
+  /**
+   * `none`: the agent runs unconfined, as the daemon's user. usine does not confine such an agent (ADR 0054): it
+   * could write the daemon's own files. What stays true is that nothing it sets in its own clone reaches the daemon's
+   * git (ADR 0053), so there the agent is not told where the other git directories are.
+   */
   readonly sandbox?: "none"
 } = {}) =>
   Effect.gen(function* () {
@@ -61,7 +65,7 @@ export const hostileDaemon = (options: {
     const tokenFile = join(dir, "secrets", "github-token")
     writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 })
     chmodSync(tokenFile, 0o600)
-    const env = { MARKERS: markers, LOOT: loot, LISTENER: listener.url, EMULATOR: sim.url, WORKER_ROOT: workerRoot, DAEMON_DIR: dir }
+    const env = { MARKERS: markers, LOOT: loot, LISTENER: listener.url, EMULATOR: sim.url, WORKER_ROOT: options.sandbox === "none" ? join(dir, "not-told") : workerRoot, DAEMON_DIR: dir }
     // `$${` is usine.yaml's literal `${`.
     const agent = `  hostile:\n    harness: command\n    command: [sh, -c, ${JSON.stringify(SCRIPT.replaceAll("${", () => "$${"))}]\n    env: ${JSON.stringify(env)}\n`
     const loops = options.loops ?? `

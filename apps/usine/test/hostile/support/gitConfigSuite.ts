@@ -19,9 +19,9 @@ interface Attacks {
 }
 
 /**
- * The git-settings attacks on one daemon, then a clean Item, each checked in a test of its own. `sandbox: "none"`
- * runs the agent unconfined: it then also reaches the mirror and the harvest repositories of Attempts running
- * beside it, and only the daemon's own git hygiene (ADR 0053) stands in its way.
+ * The git-settings attacks on one daemon, then a clean Item, each checked in a test of its own. In the sandbox the
+ * agent also tries every mirror and harvest repository of the Worker root (it sees none). `sandbox: "none"` runs
+ * it unconfined, planting in its own clone only (see `hostileDaemon`).
  */
 export const gitConfigSuite = (options: { readonly sandbox?: "none" } = {}) => {
   class Attacked extends Context.Tag(`test/hostile/GitConfigAttacks/${options.sandbox ?? "default"}`)<Attacked, Attacks>() {}
