@@ -57,6 +57,8 @@ workers:
     type: local
     max_concurrent_attempts: 1
     root: ~/.usine/workspaces
+    # Agents and verify commands run in a bubblewrap sandbox (install bubblewrap and socat); \`none\` runs them as you.
+    sandbox: bubblewrap
 
 loops:
   - name: start-dev
