@@ -111,7 +111,11 @@ export const startSession = (
     )
   })
 
-/** The agent's argv in its sandbox: the harness's folders writable, its binary and the script paths it names visible. */
+/** Absolute paths an argument names, alone or inside a command line (`sh -c "sleep 1; exec node /opt/agent.mjs"`). */
+const namedPaths = (arg: string): ReadonlyArray<string> =>
+  [...arg.matchAll(/(?:^|[\s'"=:;])(\/[^\s'";]+)/g)].flatMap((match) => (match[1] === undefined ? [] : [match[1]]))
+
+/** The agent's argv in its sandbox: the harness's folders writable, its binary and the files its argv names visible. */
 const sandboxed = (transport: WorkerTransportShape, spec: SessionSpec, sandbox: SessionSandbox) => {
   const harnessDirs = Object.keys(spec.files ?? {}).flatMap((relative) => {
     const top = path.normalize(relative).split("/")
@@ -123,7 +127,7 @@ const sandboxed = (transport: WorkerTransportShape, spec: SessionSpec, sandbox: 
     dir: spec.attemptDir,
     workdir: spec.workdir,
     writable: [...sandbox.writable, ...harnessDirs],
-    tools: [program, ...args.filter((arg) => arg.startsWith("/")), ...sandbox.tools],
+    tools: [program, ...args.flatMap(namedPaths), ...sandbox.tools],
     path: spec.env["PATH"],
     argv: spec.argv
   })
