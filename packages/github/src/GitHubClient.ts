@@ -12,7 +12,7 @@ import {
   GitHubUnauthorized,
   GitHubUnreachable
 } from "./GitHubError"
-import { emptyRateBudget, type RateBudget, retryAtFrom, updateFromHeaders } from "./RateBudget"
+import { countStatus, emptyRateBudget, type RateBudget, retryAtFrom, updateFromHeaders } from "./RateBudget"
 
 const UsineOctokit = Octokit.plugin(throttling, retry)
 /**
@@ -147,7 +147,10 @@ export class GitHubClient extends Effect.Service<GitHubClient>()("usine/GitHubCl
         const now = yield* Clock.currentTimeMillis
         if (result._tag === "ok") {
           const h = result.response.headers as Record<string, string | number | undefined>
-          yield* Ref.update(budget, (b) => ({ ...updateFromHeaders(b, h), requests: b.requests + 1 }))
+          yield* Ref.update(budget, (b) => ({
+            ...updateFromHeaders(countStatus(b, result.response.status), h),
+            requests: b.requests + 1
+          }))
           return {
             _tag: "Fresh",
             status: result.response.status,
@@ -160,7 +163,7 @@ export class GitHubClient extends Effect.Service<GitHubClient>()("usine/GitHubCl
         const h = result.error.response?.headers ?? {}
         const classified = classify(route, result.error, now)
         yield* Ref.update(budget, (b) => ({
-          ...updateFromHeaders(b, h),
+          ...updateFromHeaders(countStatus(b, result.error.status), h),
           requests: b.requests + 1,
           notModified: b.notModified + (classified === "NotModified" ? 1 : 0),
           waitUntil: classified !== "NotModified" && classified._tag === "GitHubRateLimited"

@@ -17,6 +17,8 @@ export interface RateBudget {
   /** Requests sent, and how many of them were answered 304. */
   readonly requests: number
   readonly notModified: number
+  /** Requests by the status GitHub answered (`200`, `304`, `404`), or `unreachable` when it did not answer. */
+  readonly byStatus: Readonly<Record<string, number>>
 }
 
 const unknownQuota: Quota = { limit: undefined, remaining: undefined, resetAt: undefined }
@@ -26,7 +28,14 @@ export const emptyRateBudget: RateBudget = {
   graphql: unknownQuota,
   waitUntil: 0,
   requests: 0,
-  notModified: 0
+  notModified: 0,
+  byStatus: {}
+}
+
+/** Counts one more request answered with `status`. */
+export const countStatus = (budget: RateBudget, status: number | undefined): RateBudget => {
+  const key = status === undefined ? "unreachable" : String(status)
+  return { ...budget, byStatus: { ...budget.byStatus, [key]: (budget.byStatus[key] ?? 0) + 1 } }
 }
 
 /** Reads the `x-ratelimit-*` headers of a response into the quota of the resource they name. */

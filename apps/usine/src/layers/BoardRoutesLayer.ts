@@ -1,10 +1,17 @@
 import { Effect, Layer, Option } from "effect"
 import { BoardRoutes } from "@usine/board/BoardRoutes"
 import { GitHubWebhooks } from "@usine/github/GitHubWebhooks"
+import * as LedgerFigures from "@usine/store/LedgerFigures"
 import { ConfigState } from "../ConfigState"
+import { DaemonMetricsLayer } from "../daemon/DaemonMetrics"
+import { DaemonWorkerStatusFeed } from "../daemon/DaemonWorkerStatusFeed"
+import { metricsRoute } from "../daemon/metricsRoute"
 import { webhookRoute } from "../daemon/webhookRoute"
 
-/** What the Board's listener serves beside the Board: GitHub's webhooks when `github.webhook_secret` is set. */
+/**
+ * What the Board's listener serves beside the Board: `/metrics` behind the Board's token, and GitHub's webhooks when
+ * `github.webhook_secret` is set.
+ */
 export const BoardRoutesLayer = Layer.effect(
   BoardRoutes,
   Effect.gen(function* () {
@@ -13,6 +20,6 @@ export const BoardRoutesLayer = Layer.effect(
       onNone: () => Effect.succeed([]),
       onSome: (secret) => Effect.map(webhookRoute(secret), (route) => [route])
     })
-    return [...webhooks]
+    return [yield* metricsRoute, ...webhooks]
   })
-).pipe(Layer.provide(GitHubWebhooks.Default))
+).pipe(Layer.provide(Layer.mergeAll(GitHubWebhooks.Default, DaemonMetricsLayer.pipe(Layer.provide(Layer.merge(LedgerFigures.layer, DaemonWorkerStatusFeed))))))

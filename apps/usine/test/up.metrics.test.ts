@@ -1,0 +1,112 @@
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
+import { BOARD_TOKEN, daemonConfig, loop, REPOSITORY, SAMPLE_REPOSITORY } from "./support/daemonConfig"
+import { freePort } from "./support/freePort"
+import { board, eventually } from "./support/http"
+import { type PromFamily, parsePrometheus } from "./support/parsePrometheus"
+import { botAndRepository, scopedDir, scopedSim } from "./support/scopedSim"
+import { startUsine } from "./support/UsineProcess"
+
+const scrape = (url: string, headers: Record<string, string> = { authorization: `Bearer ${BOARD_TOKEN}` }) =>
+  Effect.promise(() =>
+    fetch(`${url}metrics`, { headers }).then(async (r) => ({ status: r.status, type: r.headers.get("content-type"), text: await r.text() }))
+  )
+
+const family = (families: ReadonlyArray<PromFamily>, name: string) => families.find((f) => f.name === name)
+
+/** The value of the sample of `name` whose labels include `labels`; 0 when there is none. */
+const valueOf = (families: ReadonlyArray<PromFamily>, name: string, labels: Record<string, string>) => {
+  const sample = family(families, name)?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))
+  return Number(sample?.value ?? sample?.count ?? 0)
+}
+
+/** Every counter sample (and histogram count) of a scrape, keyed by name and labels. */
+const counters = (families: ReadonlyArray<PromFamily>): ReadonlyMap<string, number> =>
+  new Map(
+    families
+      .filter((f) => f.type === "COUNTER" || f.type === "HISTOGRAM")
+      .flatMap((f) => f.metrics.map((m) => [`${f.name}${JSON.stringify(m.labels ?? {})}`, Number(m.value ?? m.count)] as const))
+  )
+
+describe("usine up: /metrics", () => {
+  it.scopedLive("a scrape during a Run: its state moves across the gauge, counters only grow, no secret shows, 401 without the token", () =>
+    Effect.gen(function* () {
+      const dir = yield* scopedDir
+      const sim = yield* scopedSim
+      const token = yield* botAndRepository(sim, { seedDirectory: SAMPLE_REPOSITORY })
+      const issue = yield* Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title: "slugify keeps punctuation", body: "Hello, World! gives hello,-world!" }))
+      const port = yield* freePort
+      writeFileSync(
+        join(dir, "usine.yaml"),
+        daemonConfig({
+          apiUrl: sim.url,
+          token,
+          boardPort: port,
+          workspaces: join(dir, "workspaces"),
+          extra: "labels:\n  - {name: ready-for-agent, color: \"0e8a16\"}",
+          loops: [loop("gated", "ready-for-agent", "required")],
+          agentDelay: 4
+        })
+      )
+      const usine = yield* startUsine(dir, ["up"])
+      const url = (yield* usine.waitFor(/board=(http:\/\/127\.0\.0\.1:\d+\/)/))[1] ?? ""
+      const scrapes: Array<ReadonlyArray<PromFamily>> = []
+      const take = Effect.gen(function* () {
+        const answer = yield* scrape(url)
+        assert.strictEqual(answer.status, 200)
+        assert.include(answer.type ?? "", "text/plain")
+        for (const secret of [token, BOARD_TOKEN]) assert.notInclude(answer.text, secret, "no secret in the metrics")
+        const parsed = parsePrometheus(answer.text)
+        scrapes.push(parsed)
+        return parsed
+      })
+      const state = (families: ReadonlyArray<PromFamily>, s: string) => valueOf(families, "usine_runs", { loop: "gated", state: s })
+
+      assert.strictEqual((yield* scrape(url, {})).status, 401, "no token")
+      assert.strictEqual((yield* scrape(url, { accept: "text/plain" })).status, 401, "no login redirect")
+      assert.strictEqual((yield* scrape(url, { authorization: "Bearer wrong" })).status, 401, "a wrong token")
+
+      const first = yield* take
+      for (const name of ["usine_runs", "usine_attempts_total", "usine_attempt_duration_seconds", "usine_queue_wait_seconds",
+        "usine_tokens_total", "usine_cost_usd_total", "usine_github_requests_total", "usine_github_rate_remaining",
+        "usine_poll_cycle_duration_seconds", "usine_poll_failures_total", "usine_runs_held", "usine_agent_quota_holds",
+        "usine_worker_up", "usine_worker_slots_used", "usine_worker_slots"]) {
+        assert.isDefined(family(first, name), name)
+      }
+      assert.strictEqual(valueOf(first, "usine_worker_up", { worker: "local" }), 1)
+
+      yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: issue.number, labels: ["ready-for-agent"] }))
+      const waiting = yield* eventually(
+        "a Run waits for approval",
+        Effect.map(board<NeedsYouView>(url, "/api/needs-you"), (view) => Option.fromNullable(view.waiting[0]))
+      )
+      const parked = yield* take
+      assert.strictEqual(state(parked, "Waiting"), 1)
+      yield* board(url, `/runs/${waiting.run.id}/approve`, "POST")
+      yield* usine.waitFor(/msg="attempt 1 started on local"/)
+      const running = yield* take
+      assert.strictEqual(state(running, "Running"), 1)
+      assert.strictEqual(state(running, "Waiting"), 0)
+      assert.strictEqual(valueOf(running, "usine_worker_slots_used", { worker: "local" }), 1)
+      yield* usine.waitFor(/msg="attempt 1 succeeded/, "90 seconds")
+      const done = yield* eventually("the gauge shows the Run succeeded", Effect.map(take, (s) => Option.liftPredicate(s, (f) => state(f, "Succeeded") === 1)))
+      assert.strictEqual(state(done, "Running"), 0)
+      assert.strictEqual(valueOf(done, "usine_attempts_total", { loop: "gated", outcome: "Succeeded" }), 1)
+      assert.strictEqual(valueOf(done, "usine_attempt_duration_seconds", {}), 1, "one Attempt observed")
+      assert.isAtLeast(valueOf(done, "usine_queue_wait_seconds", {}), 1, "its wait in Queued observed")
+      assert.strictEqual(valueOf(done, "usine_worker_slots_used", { worker: "local" }), 0)
+      assert.isAbove(valueOf(done, "usine_github_requests_total", { status: "200" }), 0)
+      assert.isAbove(valueOf(done, "usine_github_rate_remaining", { resource: "core" }), 0)
+      assert.isAbove(valueOf(done, "usine_poll_cycle_duration_seconds", {}), 0, "poll cycles observed")
+
+      for (let i = 1; i < scrapes.length; i++) {
+        const before = counters(scrapes[i - 1]!)
+        const after = counters(scrapes[i]!)
+        for (const [key, value] of before) assert.isAtLeast(after.get(key) ?? 0, value, `${key} went down`)
+      }
+      assert.notInclude(usine.stdout(), token)
+    }), 180_000)
+})
