@@ -45,7 +45,8 @@ describe("resilience: Worker faults", () => {
           agents: {
             quick: agent("ok", { arg: 100 }),
             fails: agent("fail"),
-            hangs: agent("hang", { arg: join(dir, "hung-once") }),
+            // Its "once" marker in its worktree: the sandbox lets it write nothing else; the stalled Attempt's salvage carries it on.
+            hangs: agent("hang", { arg: "hung-once" }),
             floods: agent("flood", { arg: 8 * 1024 * 1024 }),
             garbage: agent("badjson", { harness: "codex" })
           },
