@@ -49,7 +49,7 @@ const isSystem = (p: string) => SYSTEM.some((dir) => p === dir || p.startsWith(`
 /**
  * Prints the host's layout: `H home`, `D folder`, `L link target`, `T path` for a tool's path as found and its real
  * path, `M path` for where the linked packages of a tool's `node_modules` really are (pnpm's store in a workspace's
- * root `node_modules`, or a workspace package), `R expanded realpath`.
+ * root `node_modules`, or a workspace package), `R expanded<TAB>realpath`.
  */
 const layoutScript = `h=$1; shift
 printf 'H %s\\n' "$HOME"
@@ -68,7 +68,7 @@ done
 shift
 for r; do
   case $r in '~/'*) e=$HOME/\${r#'~/'} ;; *) e=$r ;; esac
-  [ -e "$e" ] && printf 'R %s %s\\n' "$e" "$(readlink -f "$e")"
+  [ -e "$e" ] && printf 'R %s\\t%s\\n' "$e" "$(readlink -f "$e")"
 done
 exit 0
 `
@@ -102,8 +102,8 @@ export const sandboxCommand = Effect.fn("Sandbox.command")(function* (
   })
   const lines = probed.stdout.split("\n").filter((line) => line !== "")
   const field = (line: string, n: number) => line.split(" ")[n] ?? ""
-  const home = homeOf(field(lines.find((line) => line.startsWith("H ")) ?? "H /", 1))
-  const hostHome = field(lines.find((line) => line.startsWith("H ")) ?? "H /", 1)
+  const hostHome = (lines.find((line) => line.startsWith("H ")) ?? "H /").slice(2)
+  const home = homeOf(hostHome)
   const system: Array<SystemEntry> = lines.flatMap((line): Array<SystemEntry> =>
     line.startsWith("D ") ? [{ _tag: "Folder", path: field(line, 1) }] : line.startsWith("L ") ? [{ _tag: "Link", path: field(line, 1), target: field(line, 2) }] : []
   )
@@ -112,7 +112,9 @@ export const sandboxCommand = Effect.fn("Sandbox.command")(function* (
     .filter((line) => line.startsWith("T ") || (line.startsWith("M ") && line.includes("/node_modules/")))
     .map((line) => toolRoot(line.slice(2)))
     .filter((p) => !isSystem(p))
-  const resolved = new Map(lines.filter((line) => line.startsWith("R ")).map((line) => [field(line, 1), field(line, 2)] as const))
+  const resolved = new Map(
+    lines.filter((line) => line.startsWith("R ")).map((line) => [line.slice(2, line.indexOf("\t")), line.slice(line.indexOf("\t") + 1)] as const)
+  )
   const expand = (p: string) => (p.startsWith("~/") ? path.join(hostHome, p.slice(2)) : p)
   const readOnly = request.readOnly.map(expand).flatMap((p) => (resolved.has(p) ? [resolved.get(p) ?? p] : []))
   const files = request.homeFiles.map(expand).flatMap((target) => {
@@ -124,7 +126,7 @@ export const sandboxCommand = Effect.fn("Sandbox.command")(function* (
   const { bridges, hosts } = planBridges(request.network)
   yield* transport.makeDirectory(net)
   yield* transport.writeFile(path.join(net, "hosts"), hosts)
-  const bwrap = bwrapArgs({ system, home, readOnly: [...tools, ...readOnly], files, dir: request.dir, writable: request.writable, workdir: request.workdir, bridges })
+  const bwrap = bwrapArgs({ system, home, readOnly: [...tools, ...readOnly], files, dir: request.dir, writable: request.writable, workdir: request.workdir })
   return {
     home,
     argv: [

@@ -1,5 +1,4 @@
 import * as path from "node:path/posix"
-import type { Bridge } from "./endpoints"
 
 /** The namespaces and limits every sandbox gets; the probe's trial run uses the same. */
 export const NAMESPACE_FLAGS: ReadonlyArray<string> = [
@@ -29,7 +28,6 @@ export interface BwrapPlan {
   /** Bound writable, after everything else (the worktree, the harness's own folders). */
   readonly writable: ReadonlyArray<string>
   readonly workdir: string
-  readonly bridges: ReadonlyArray<Bridge>
 }
 
 const depth = (p: string) => p.split("/").length
