@@ -47,7 +47,7 @@ const processesRunning = (argv: ReadonlyArray<string>) =>
 
 describe("the sandbox on a local Worker (bubblewrap, the default)", () => {
   it.scopedLive(
-    "hides the daemon's processes and files, reaches only its allow-list, and ends what the agent left behind",
+    "hides the daemon's processes and files, reaches only its allow-list, and ends what the agent left behind; so for verify",
     () =>
       Effect.gen(function* () {
         const allowed = yield* listener("model endpoint")
@@ -86,7 +86,14 @@ describe("the sandbox on a local Worker (bubblewrap, the default)", () => {
         assert.isTrue(processesRunning(["sleep", "7787"]).length === 0)
         const run = makeRun("hostile")
         const log = recorder()
-        const outcome = yield* t.executor.execute(log.request(run, makeAttempt(run, 1), policy()))
+        // The verify commands run agent-written code: the same sandbox, with the Loop's hosts only (none here), so
+        // the Agent's endpoint is out of reach too. The Attempt succeeds only if every check holds.
+        const verify = [
+          `[ ! -e /proc/${process.pid} ] && ! kill -0 ${process.pid} 2>/dev/null`,
+          `! cat ${config} 2>/dev/null && ! cat ${token} 2>/dev/null && ! ls ${other} 2>/dev/null`,
+          `! curl -s -m 5 http://127.0.0.1:${allowed}/`
+        ]
+        const outcome = yield* t.executor.execute(log.request(run, makeAttempt(run, 1), policy({ verify })))
         assert.strictEqual(outcome._tag, "Succeeded", JSON.stringify(outcome))
         const said = log.rows.filter((row) => row.kind === "assistant").map((row) => row.text)
         assert.includeMembers(said, [
@@ -101,6 +108,9 @@ describe("the sandbox on a local Worker (bubblewrap, the default)", () => {
           "done"
         ])
         assert.deepStrictEqual(processesRunning(["sleep", "7787"]), [], "the setsid process died with the sandbox")
+        const verified = log.rows.filter((row) => row.kind === "verify").map((row) => row.text)
+        assert.lengthOf(verified, verify.length, verified.join("\n"))
+        for (const row of verified) assert.match(row, /^pass \(round 1/)
       }).pipe(Effect.provide(simLayer)),
     60_000
   )
