@@ -4,6 +4,7 @@ import { summarizeDiff } from "@usine/core/attempt/DiffSummary"
 import type { StepResult } from "@usine/core/attempt/outcome"
 import type { AttemptPolicy } from "@usine/engine/Executor"
 import { guardFailure, runGuards } from "./guards/runGuards"
+import { SALVAGE_SUBJECT } from "./Harvest/branchName"
 import type { TransportError } from "./WorkerTransport"
 import type { GitCommandFailed } from "./Workspace/errors"
 import { type AttemptGit, isTransient } from "./Harvest/attemptGit"
@@ -187,6 +188,7 @@ const pullRequestTitle = (run: HarvestInput["run"], subjects: string): string =>
   const first = subjects
     .split("\n")
     .map((line) => line.slice(line.indexOf(" ") + 1).trim())
-    .find((subject) => subject !== "" && !subject.startsWith(`${run.loop}: work on `))
+    // usine's own commits (the agent's leftovers, a salvage) name no change: the agent's first subject does.
+    .find((subject) => subject !== "" && !subject.startsWith(`${run.loop}: work on `) && !subject.startsWith(SALVAGE_SUBJECT))
   return (first ?? `${run.loop}: ${itemName(run)}`).slice(0, 200)
 }

@@ -2,7 +2,7 @@ import { Data, Effect, Option } from "effect"
 import { runGuards } from "./guards/runGuards"
 import { changeOf, collectWork } from "./Harvest"
 import type { AttemptGit } from "./Harvest/attemptGit"
-import { salvageBranchName, salvageLocalPrefix, salvageLocalRef, salvagePrefix } from "./Harvest/branchName"
+import { SALVAGE_SUBJECT, salvageBranchName, salvageLocalPrefix, salvageLocalRef, salvagePrefix } from "./Harvest/branchName"
 import type { MirrorGit } from "./Workspace/mirrorGit"
 import type { BeginEntry } from "./LocalExecutor/AttemptJournal"
 import type { RedactorService } from "./Redactor"
@@ -43,7 +43,7 @@ export const salvage = Effect.fn("Salvage.salvage")(function* (input: SalvageInp
   const collected = yield* collectWork({
     git,
     begin: input.begin,
-    message: `usine: salvaged work of Run ${input.runId}, Attempt ${input.attemptNumber}`
+    message: `${SALVAGE_SUBJECT}${input.runId}, Attempt ${input.attemptNumber}`
   }).pipe(
     Effect.map((work) => ({ work })),
     Effect.catchTag("AgentWorkUnreadable", (error) => Effect.succeed({ refused: error.reason }))

@@ -28,3 +28,6 @@ export const salvageLocalRef = (runId: string, attemptNumber: number): string =>
   `${salvageLocalPrefix(runId)}${attemptNumber}`
 
 export const salvageLocalPrefix = (runId: string): string => `refs/usine/salvage/${branchSegment(runId)}/`
+
+/** The subject of the commit a salvage makes of an Attempt's leftovers; never a pull request's title. */
+export const SALVAGE_SUBJECT = "usine: salvaged work of Run "

@@ -12,10 +12,11 @@ const node = JSON.stringify(process.execPath)
 const agent = JSON.stringify(AGENT)
 
 /**
- * `slow`: the demo's scripted agent after a first line and a pause. `flaky`: exits 1 while the marker file is
- * absent (creating it), so the first Attempt fails and a retry runs the demo's agent.
+ * `slow`: the demo's scripted agent after a first line and a pause. `flaky`: exits 1 while its marker is absent
+ * from the worktree (creating it), so the first Attempt fails; its salvage carries the marker to the retry (the
+ * sandbox lets an agent write nothing outside its worktree), which removes it and runs the demo's agent.
  */
-const agents = (marker: string) => `agents:
+const agents = () => `agents:
   slow:
     harness: command
     command: [sh, -c, ${JSON.stringify(`echo '${FIRST_LINE}'; sleep 4; exec ${node} ${agent}`)}]
@@ -23,7 +24,7 @@ const agents = (marker: string) => `agents:
     harness: command
     command: [sh, -c, ${
   JSON.stringify(
-    `if [ -e '${marker}' ]; then exec ${node} ${agent}; fi; touch '${marker}'; ` +
+    `if [ -e .flaky-failed-once ]; then rm -f .flaky-failed-once; exec ${node} ${agent}; fi; touch .flaky-failed-once; ` +
       "echo 'the model provider hung up on the first try'; exit 1"
   )
 }]`
@@ -50,7 +51,7 @@ board:
   columns:
     - {name: ${COLUMNS.ideas.name}, label: ${COLUMNS.ideas.label}}
     - {name: ${COLUMNS.ready.name}, label: ${COLUMNS.ready.label}}
-${agents(join(options.dir, "flaky-failed-once"))}
+${agents()}
 workers:
   local:
     root: ${JSON.stringify(join(options.dir, "workspaces"))}
