@@ -20,6 +20,9 @@ agents:
     harness: command
     command: [node, agent.mjs]
     env: {HF_TOKEN: hf-fixed-token-value, GIT_AUTHOR_NAME: usine-agent-name, db_password: hunter2hunter2}
+notify:
+  - {type: slack, url: "https://hooks.slack.com/services/T0/B0/slack-hook-secret"}
+  - {type: webhook, url: "https://example.com/hook", secret: notify-signing-secret}
 loops: []
 `, { env: {} }))
 
@@ -40,8 +43,11 @@ describe("daemonSecrets", () => {
       "board-token-value-0123456789abcdef",
       "github-token-value",
       "hf-fixed-token-value",
+      "https://example.com/hook",
+      "https://hooks.slack.com/services/T0/B0/slack-hook-secret",
       "hunter2hunter2",
       "model-key-value",
+      "notify-signing-secret",
       "sk-granted-key-value",
       "webhook-secret-value"
     ])

@@ -12,6 +12,7 @@ import budgets0004 from "./migrations/0004_budgets"
 import runNotes0005 from "./migrations/0005_run_notes"
 import retryBackoff0006 from "./migrations/0006_retry_backoff_and_queued_events"
 import runHeadSha0007 from "./migrations/0007_run_head_sha"
+import notifications0008 from "./migrations/0008_notifications"
 
 /** Numbered migrations; never edit one that has shipped, add the next number. */
 export const migrations = Migrator.fromRecord({
@@ -21,7 +22,8 @@ export const migrations = Migrator.fromRecord({
   "0004_budgets": budgets0004,
   "0005_run_notes": runNotes0005,
   "0006_retry_backoff_and_queued_events": retryBackoff0006,
-  "0007_run_head_sha": runHeadSha0007
+  "0007_run_head_sha": runHeadSha0007,
+  "0008_notifications": notifications0008
 })
 
 /** How long a statement waits for another connection's write lock before failing. */

@@ -40,6 +40,8 @@ describe("Sql", () => {
         "usine_loop_pull_requests",
         "usine_loop_runtime",
         "usine_migrations",
+        "usine_notifications",
+        "usine_notify_cursors",
         "usine_poll_cursors",
         "usine_run_holds",
         "usine_run_notes",

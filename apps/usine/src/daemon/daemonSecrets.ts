@@ -10,7 +10,7 @@ export const isSecretName = (name: string): boolean =>
 
 /**
  * Every value the daemon must never show, in one list for its logs, transcripts and the Board: the GitHub token,
- * the Board's token, the webhook secret, each Agent's provider key (`provider.api_key_env`, read from the daemon's environment), and
+ * the Board's token, the webhook secret, each notification endpoint's URL and secret, each Agent's provider key (`provider.api_key_env`, read from the daemon's environment), and
  * every credential-named variable an Agent's `env` grants from the daemon or sets in usine.yaml. Other granted
  * values (a proxy, a locale) stay readable; the redactor's patterns still catch key and URL-credential shapes.
  */
@@ -29,6 +29,7 @@ export const daemonSecrets = (options: {
     Redacted.value(options.token),
     ...Option.toArray(Option.map(config.board.token, Redacted.value)),
     ...Option.toArray(Option.map(config.github.webhookSecret, Redacted.value)),
+    ...config.notify.flatMap((endpoint) => [Redacted.value(endpoint.url), ...Option.toArray(Option.map(endpoint.secret, Redacted.value))]),
     ...agentSecrets
   ]
   return [...new Set(all.filter((value): value is string => value !== undefined && value !== ""))]

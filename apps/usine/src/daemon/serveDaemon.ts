@@ -8,6 +8,7 @@ import { PollingTriggers } from "@usine/github/PollingTriggers"
 import { ScheduleTriggers } from "@usine/github/ScheduleTriggers"
 import { watchConfig } from "../watchConfig"
 import { DaemonLayer } from "./DaemonLayer"
+import { notifyLoop } from "./notifications"
 import type { StartupPlan } from "./StartupPlan"
 import { wakeHeldRuns } from "./wakeHeldRuns"
 
@@ -63,6 +64,7 @@ export const serveDaemon = <E, R>(options: {
       yield* background("polling", Context.get(services, PollingTriggers).run)
       yield* background("schedules", Context.get(services, ScheduleTriggers).run)
       yield* background("the configuration watcher", watchConfig(plan.configFile))
+      yield* background("notifications", notifyLoop)
       for (const warning of trustWarnings(plan.config)) yield* Effect.logWarning(warning)
       yield* Effect.logInfo(`usine is up as ${plan.login}; the board is at ${board.origin}/`).pipe(
         Effect.annotateLogs({ board: `${board.origin}/`, ledger: plan.ledgerFile })

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { Effect, Layer } from "effect"
+import * as NotificationOutbox from "@usine/store/NotificationOutbox"
 import * as ReadModel from "@usine/store/ReadModel"
 import * as Sql from "@usine/store/Sql"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
@@ -10,7 +11,8 @@ import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
 
 /**
  * The ledger for the daemon's lifetime: its folder created, the lock taken (a second daemon on the same file is
- * refused), migrations run, then the stores on it: Runs, Items, brakes, trigger refusals, the Board's read model.
+ * refused), migrations run, then the stores on it: Runs, Items, brakes, trigger refusals, the Board's read model, the
+ * notification outbox.
  */
 export const LedgerLayer = (file: string) =>
   Layer.mergeAll(
@@ -18,7 +20,8 @@ export const LedgerLayer = (file: string) =>
     SqlItemStore.layer,
     SqlBrakeStore.layer,
     SqlTriggerRefusals.layer,
-    ReadModel.layer
+    ReadModel.layer,
+    NotificationOutbox.layer
   ).pipe(
     Layer.provideMerge(Sql.layer(file)),
     Layer.provide(Layer.effectDiscard(Effect.sync(() => mkdirSync(dirname(file), { recursive: true }))))

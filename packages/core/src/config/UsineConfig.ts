@@ -7,6 +7,7 @@ import { Interval, Name, NonEmptyString, RepositoryName } from "./ConfigScalars"
 import { GitHubConfig } from "./GitHubConfig"
 import { LabelConfig } from "./LabelConfig"
 import { LoopConfig } from "./LoopConfig"
+import { NotifyEndpoint } from "./NotifyConfig"
 import { WorkerConfig } from "./WorkerConfig"
 
 const defaults = <A, I>(schema: Schema.Schema<A, I>, encoded: I) => () => Schema.decodeSync(schema)(encoded)
@@ -31,7 +32,9 @@ export const UsineConfigFile = Schema.Struct({
   }),
   loops: Schema.optionalWith(Schema.Array(LoopConfig), { default: () => [] }),
   /** Daily caps over every Loop together. */
-  budget: Schema.optionalWith(GlobalBudget, { default: () => ({}) })
+  budget: Schema.optionalWith(GlobalBudget, { default: () => ({}) }),
+  /** Where usine tells the operator what needs them (ADR 0061). */
+  notify: Schema.optionalWith(Schema.Array(NotifyEndpoint), { default: () => [] })
 })
 export type UsineConfigFile = typeof UsineConfigFile.Type
 

@@ -1,0 +1,41 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, TestClock } from "effect"
+import * as Outbox from "@usine/store/NotificationOutbox"
+import { type NotifiableFact, NotificationOutbox } from "@usine/store/NotificationOutbox"
+import { RunStore } from "@usine/store/RunStore"
+import { openedRun, submission, TestLedger } from "./fixtures/testLedger"
+
+const world = Outbox.layer.pipe(Layer.provideMerge(TestLedger))
+const toSlack = (fact: NotifiableFact) => [{ endpoint: "slack:1", event: fact.event, subject: fact.runId, body: { text: fact.event } }]
+
+describe("NotificationOutbox", () => {
+  it.layer(world)("outbox", (it) => {
+    it.effect("announces what the ledger records after the first look, once per endpoint, event and Run; retries until delivered", () =>
+      Effect.gen(function* () {
+        const store = yield* RunStore
+        const outbox = yield* NotificationOutbox
+        const gated = (number: number) =>
+          Effect.flatMap(Effect.map(store.recordAndClaim(submission({ number, approvalRequired: true })), openedRun), (run) =>
+            store.parkForApproval(run.id))
+        const before = yield* gated(1)
+        assert.strictEqual(yield* outbox.advance(toSlack), 0, "the first look places the cursors: history is not announced")
+        const after = yield* gated(2)
+        assert.strictEqual(yield* outbox.advance(toSlack), 1)
+        assert.strictEqual(yield* outbox.advance(toSlack), 0, "a second look finds nothing new")
+        yield* outbox.enqueue({ endpoint: "slack:1", event: "approval_needed", subject: after.id, body: { text: "again" } })
+        const [due, ...rest] = yield* outbox.due(0, 10)
+        assert.deepStrictEqual(rest, [], "one notification, the repeat ignored")
+        assert.deepStrictEqual([due?.event, due?.body], ["approval_needed", { text: "approval_needed" }])
+        assert.notStrictEqual(before.id, after.id)
+
+        for (let tries = 1; tries <= 3; tries++) yield* outbox.failed(due!.id, `refused ${tries}`, 5_000)
+        assert.deepStrictEqual(yield* outbox.due(4_999, 10), [], "not before its next try")
+        assert.deepStrictEqual((yield* outbox.failing(3)).map((f) => [f.endpoint, f.tries, f.lastError]), [["slack:1", 3, "refused 3"]])
+        yield* TestClock.adjust("5 seconds")
+        assert.strictEqual((yield* outbox.due(5_000, 10))[0]?.tries, 3)
+        yield* outbox.delivered(due!.id, 5_000)
+        assert.deepStrictEqual(yield* outbox.due(10_000, 10), [])
+        assert.deepStrictEqual(yield* outbox.failing(1), [], "a delivered notification clears the endpoint")
+      }))
+  })
+})
