@@ -57,10 +57,10 @@ export const render = (config: UsineConfig) => (fact: NotifiableFact): ReadonlyA
     .filter((endpoint) => endpoint.events.includes(fact.event))
     .map((endpoint) => ({ endpoint: endpointKeyOf(endpoint), event: fact.event, subject: fact.runId, body: bodyOf(config, fact) }))
 
-type Body = ReturnType<typeof bodyOf> | { readonly event: "config_rejected"; readonly text: string; readonly url: string; readonly at: number }
+export type Body = ReturnType<typeof bodyOf> | { readonly event: "config_rejected"; readonly text: string; readonly url: string; readonly at: number }
 
 /** The request an endpoint gets: Slack's `text`, ntfy's plain message with a click link, or the signed JSON body. */
-const requestFor = (endpoint: NotifyEndpoint, body: Body): RequestInit => {
+export const requestFor = (endpoint: NotifyEndpoint, body: Body): RequestInit => {
   const json = JSON.stringify(body)
   switch (endpoint.type) {
     case "slack":
