@@ -1,5 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
+import { AgentFailure } from "@usine/core/attempt/failure"
+import { AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
 import * as Outbox from "@usine/store/NotificationOutbox"
 import { type NotifiableFact, NotificationOutbox } from "@usine/store/NotificationOutbox"
 import { RunStore } from "@usine/store/RunStore"
@@ -36,6 +38,31 @@ describe("NotificationOutbox", () => {
         yield* outbox.delivered(due!.id, 5_000)
         assert.deepStrictEqual(yield* outbox.due(10_000, 10), [])
         assert.deepStrictEqual(yield* outbox.failing(1), [], "a delivered notification clears the endpoint")
+      }))
+
+    it.effect("a failed Run is announced; a success only when its last Attempt opened a pull request, with its URL", () =>
+      Effect.gen(function* () {
+        const store = yield* RunStore
+        const outbox = yield* NotificationOutbox
+        yield* outbox.advance(toSlack)
+        const facts: Array<NotifiableFact> = []
+        const finish = (number: number, outcome: AttemptFailed | AttemptSucceeded) =>
+          Effect.gen(function* () {
+            const run = openedRun(yield* store.recordAndClaim(submission({ number })))
+            const begun = yield* store.beginAttempt(run.id, { live: () => true })
+            if (begun._tag !== "Started") return yield* Effect.dieMessage("expected Started")
+            yield* store.finishAttempt(begun.attempt.id, outcome)
+            return run.id
+          })
+        const failed = yield* finish(10, new AttemptFailed({ failure: new AgentFailure({ reason: "no" }) }))
+        yield* finish(11, new AttemptSucceeded({ result: { commits: ["a"], branch: "usine/x" } }))
+        const opened = yield* finish(12, new AttemptSucceeded({ result: { commits: ["a"], pullRequestUrl: "https://github.example/acme/widgets/pull/5" } }))
+        yield* outbox.advance((fact) => {
+          facts.push(fact)
+          return []
+        })
+        assert.deepStrictEqual(facts.map((f) => [f.event, f.runId]), [["failed", failed], ["pull_request_opened", opened]])
+        assert.strictEqual(facts[1]?.detail, "https://github.example/acme/widgets/pull/5")
       }))
   })
 })
