@@ -19,7 +19,7 @@ const sound: LedgerSnapshot = {
     { runId: A, from: "Pending", to: "Running" },
     { runId: A, from: "Running", to: "Succeeded" }
   ],
-  projections: [{ itemKey: ITEM, number: 1, contentHash: "h1" }]
+  projections: [{ itemKey: ITEM, number: 1, contentHash: "raw1", viewHash: "h1" }]
 }
 const pulls = [{ number: 2, head: `usine/fix/1-${A.slice(0, 8)}`, state: "open" }]
 
@@ -61,7 +61,7 @@ describe("the resilience suite's invariant checks", () => {
   })
 
   it("catch an Event lost for an Item's current content, and an unreattached Attempt", () => {
-    const edited = { ...sound, projections: [{ itemKey: ITEM, number: 1, contentHash: "h2" }] }
+    const edited = { ...sound, projections: [{ itemKey: ITEM, number: 1, contentHash: "raw2", viewHash: "h2" }] }
     assert.strictEqual(checkNoLostEvent(edited, "acme/widgets", new Map([[1, ["fix"]]])).violations.length, 1)
     assert.strictEqual(checkNoLostEvent(sound, "acme/widgets", new Map([[7, ["fix"]]])).violations.length, 1)
     const agentFailed = { ...sound, attempts: [{ ...sound.attempts[0]!, outcome: { _tag: "Failed", failure: { _tag: "AgentFailure", reason: "x" } } }] }

@@ -2,7 +2,7 @@ import { readdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { REPOSITORY } from "../support/daemonConfig"
+import { BOARD_TOKEN, REPOSITORY } from "../support/daemonConfig"
 import { freePort } from "../support/freePort"
 import { scopedDir } from "../support/scopedSim"
 import { checkLedger, checkNoLostEvent } from "./support/checkInvariants"
@@ -108,7 +108,7 @@ describe("resilience: hostile input from GitHub", () => {
 
       const markup = runFor(numbers.get("markup") ?? 0)
       const page = yield* Effect.promise(() =>
-        fetch(`${daemon.board}runs/${markup?.id}`, { headers: { authorization: "Bearer board-token-for-tests" } }).then(async (r) => ({ status: r.status, text: await r.text() }))
+        fetch(`${daemon.board}runs/${markup?.id}`, { headers: { authorization: `Bearer ${BOARD_TOKEN}` } }).then(async (r) => ({ status: r.status, text: await r.text() }))
       )
       table.assert("the Run page shows the task, its markup inert", page.status === 200 && page.text.includes('data-testid="run-task"') && !/<script>alert|<img src=x/i.test(page.text), `${page.status}`)
 

@@ -1,4 +1,7 @@
 import { existsSync } from "node:fs"
+import { contentHash } from "@usine/core/content/contentHash"
+import { contextFields } from "@usine/github/contextFields"
+import { type ItemNode, itemFieldsOf, kindOfNode } from "@usine/github/ItemFields"
 import { createRequire } from "node:module"
 
 /** Just what the suite needs of better-sqlite3, which ships no types of its own. */
@@ -54,8 +57,17 @@ export interface TransitionRow {
 export interface ProjectionRow {
   readonly itemKey: string
   readonly number: number
+  /** The hash of the raw payload slice. */
   readonly contentHash: string
+  /**
+   * The hash of the Item as a Loop sees it, its Events' content hash (ADR 0055), for a world whose every author is
+   * trusted, as the resilience suite's is.
+   */
+  readonly viewHash: string
 }
+
+/** What a Loop's Event hashes, from the stored payload: every comment and review kept (all authors trusted). */
+const viewHashOf = (payload: ItemNode): string => contentHash(contextFields(itemFieldsOf(kindOfNode(payload), payload), () => true))
 
 /** The ledger as one read-only connection saw it at one moment. */
 export interface LedgerSnapshot {
@@ -126,10 +138,11 @@ export const readLedger = (file: string): LedgerSnapshot => {
         from: strOrNull(r["from_state"]),
         to: str(r["to_state"])
       })),
-      projections: rows("SELECT item_key, number, content_hash FROM usine_item_projections").map((r) => ({
+      projections: rows("SELECT item_key, number, content_hash, payload_json FROM usine_item_projections").map((r) => ({
         itemKey: str(r["item_key"]),
         number: Number(r["number"]),
-        contentHash: str(r["content_hash"])
+        contentHash: str(r["content_hash"]),
+        viewHash: viewHashOf(JSON.parse(str(r["payload_json"])) as ItemNode)
       })),
       transcriptRows: Number(rows("SELECT count(*) AS n FROM usine_transcript_rows")[0]?.["n"] ?? 0)
     }

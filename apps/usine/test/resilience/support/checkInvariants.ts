@@ -127,8 +127,8 @@ export const checkNoLostEvent = (
     for (const loop of loops) {
       checked++
       if (projection === undefined) violations.push(`#${number} was never observed`)
-      else if (!recorded.has(JSON.stringify([loop, itemKey, projection.contentHash]))) {
-        violations.push(`no ${loop} Event for #${number} at content ${projection.contentHash.slice(0, 12)}`)
+      else if (!recorded.has(JSON.stringify([loop, itemKey, projection.viewHash]))) {
+        violations.push(`no ${loop} Event for #${number} at content ${projection.viewHash.slice(0, 12)}`)
       }
     }
   }
