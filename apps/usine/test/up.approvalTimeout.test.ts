@@ -1,36 +1,19 @@
-import { writeFileSync } from "node:fs"
-import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
 import type { RunView } from "@usine/board/BoardViews/runView"
-import { daemonConfig, loop, REPOSITORY, SAMPLE_REPOSITORY } from "./support/daemonConfig"
-import { freePort } from "./support/freePort"
+import { loop, REPOSITORY } from "./support/daemonConfig"
 import { board, eventually } from "./support/http"
-import { botAndRepository, scopedDir, scopedSim } from "./support/scopedSim"
+import { upIn, upWorld } from "./support/upWorld"
 import { startUsine } from "./support/UsineProcess"
 
 describe("usine up: approval_timeout", () => {
   it.scopedLive("approval_timeout: 1 cancels the Run within 10 s of the minute, across a SIGKILL and a restart", () =>
     Effect.gen(function* () {
-      const dir = yield* scopedDir
-      const sim = yield* scopedSim
-      const token = yield* botAndRepository(sim, { seedDirectory: SAMPLE_REPOSITORY })
+      const world = yield* upWorld
+      const { dir, sim } = world
       const issue = yield* Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title: "slugify", body: "fix it" }))
-      const port = yield* freePort
-      writeFileSync(
-        join(dir, "usine.yaml"),
-        daemonConfig({
-          apiUrl: sim.url,
-          token,
-          boardPort: port,
-          workspaces: join(dir, "workspaces"),
-          extra: "labels:\n  - {name: ready-for-agent, color: \"0e8a16\"}",
-          loops: [`${loop("gated", "ready-for-agent", "required")}\n    approval_timeout: 1`]
-        })
-      )
-      const first = yield* startUsine(dir, ["up"])
-      const url = (yield* first.waitFor(/board=(http:\/\/127\.0\.0\.1:\d+\/)/))[1] ?? ""
+      const { usine: first, url } = yield* upIn(world, { loops: [`${loop("gated", "ready-for-agent", "required")}\n    approval_timeout: 1`] })
       yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: issue.number, labels: ["ready-for-agent"] }))
       const waiting = yield* eventually(
         "a Run waits for approval",

@@ -1,14 +1,10 @@
-import { writeFileSync } from "node:fs"
-import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
-import { BOARD_TOKEN, daemonConfig, loop, REPOSITORY, SAMPLE_REPOSITORY } from "./support/daemonConfig"
-import { freePort } from "./support/freePort"
+import { BOARD_TOKEN, loop, REPOSITORY } from "./support/daemonConfig"
 import { board, eventually } from "./support/http"
 import { type PromFamily, parsePrometheus } from "./support/parsePrometheus"
-import { botAndRepository, scopedDir, scopedSim } from "./support/scopedSim"
-import { startUsine } from "./support/UsineProcess"
+import { upIn, upWorld } from "./support/upWorld"
 
 const scrape = (url: string, headers: Record<string, string> = { authorization: `Bearer ${BOARD_TOKEN}` }) =>
   Effect.promise(() =>
@@ -34,25 +30,10 @@ const counters = (families: ReadonlyArray<PromFamily>): ReadonlyMap<string, numb
 describe("usine up: /metrics", () => {
   it.scopedLive("a scrape during a Run: its state moves across the gauge, counters only grow, no secret shows, 401 without the token", () =>
     Effect.gen(function* () {
-      const dir = yield* scopedDir
-      const sim = yield* scopedSim
-      const token = yield* botAndRepository(sim, { seedDirectory: SAMPLE_REPOSITORY })
+      const world = yield* upWorld
+      const { sim, token } = world
       const issue = yield* Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title: "slugify keeps punctuation", body: "Hello, World! gives hello,-world!" }))
-      const port = yield* freePort
-      writeFileSync(
-        join(dir, "usine.yaml"),
-        daemonConfig({
-          apiUrl: sim.url,
-          token,
-          boardPort: port,
-          workspaces: join(dir, "workspaces"),
-          extra: "labels:\n  - {name: ready-for-agent, color: \"0e8a16\"}",
-          loops: [loop("gated", "ready-for-agent", "required")],
-          agentDelay: 4
-        })
-      )
-      const usine = yield* startUsine(dir, ["up"])
-      const url = (yield* usine.waitFor(/board=(http:\/\/127\.0\.0\.1:\d+\/)/))[1] ?? ""
+      const { usine, url } = yield* upIn(world, { loops: [loop("gated", "ready-for-agent", "required")], agentDelay: 4 })
       const scrapes: Array<ReadonlyArray<PromFamily>> = []
       const take = Effect.gen(function* () {
         const answer = yield* scrape(url)

@@ -1,14 +1,12 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { writeFileSync } from "node:fs"
-import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
-import { daemonConfig, loop, REPOSITORY, SAMPLE_REPOSITORY } from "./support/daemonConfig"
+import { loop, REPOSITORY } from "./support/daemonConfig"
 import { freePort } from "./support/freePort"
 import { board, eventually } from "./support/http"
-import { botAndRepository, scopedDir, scopedSim } from "./support/scopedSim"
+import { upIn, upWorld } from "./support/upWorld"
 import { startUsine } from "./support/UsineProcess"
 
 /** A Slack incoming-webhook stand-in on loopback: every body it received, as JSON. */
@@ -35,34 +33,22 @@ const slackReceiver = Effect.acquireRelease(
 describe("usine up: notifications", () => {
   it.scopedLive("exactly one approval_needed and one pull_request_opened reach Slack across a SIGKILL and a restart; a dead endpoint shows on Needs you", () =>
     Effect.gen(function* () {
-      const dir = yield* scopedDir
-      const sim = yield* scopedSim
-      const token = yield* botAndRepository(sim, { seedDirectory: SAMPLE_REPOSITORY })
+      const world = yield* upWorld
+      const { dir, sim } = world
       const slack = yield* slackReceiver
       const dead = yield* freePort
       const issue = yield* Effect.promise(() =>
         sim.control.createIssue({ repo: REPOSITORY, title: "slugify keeps punctuation", body: "Hello, World! gives hello,-world!" })
       )
-      const port = yield* freePort
-      writeFileSync(
-        join(dir, "usine.yaml"),
-        daemonConfig({
-          apiUrl: sim.url,
-          token,
-          boardPort: port,
-          workspaces: join(dir, "workspaces"),
-          extra: [
-            "labels:\n  - {name: ready-for-agent, color: \"0e8a16\"}",
-            "notify:",
-            `  - {type: slack, url: "${slack.url}", events: [approval_needed, pull_request_opened]}`,
-            `  - {type: webhook, url: "http://127.0.0.1:${dead}/hook", secret: webhook-signing-secret, events: [approval_needed]}`
-          ].join("\n"),
-          loops: [loop("gated", "ready-for-agent", "required")]
-        })
-      )
       const texts = (event: string) => slack.received.filter((m) => m.text.includes(event))
-      const first = yield* startUsine(dir, ["up"])
-      const url = (yield* first.waitFor(/board=(http:\/\/127\.0\.0\.1:\d+\/)/))[1] ?? ""
+      const { usine: first, url } = yield* upIn(world, {
+        extra: [
+          "notify:",
+          `  - {type: slack, url: "${slack.url}", events: [approval_needed, pull_request_opened]}`,
+          `  - {type: webhook, url: "http://127.0.0.1:${dead}/hook", secret: webhook-signing-secret, events: [approval_needed]}`
+        ].join("\n"),
+        loops: [loop("gated", "ready-for-agent", "required")]
+      })
       yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: issue.number, labels: ["ready-for-agent"] }))
       const waiting = yield* eventually(
         "a Run waits for approval",

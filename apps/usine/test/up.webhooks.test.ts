@@ -1,14 +1,10 @@
 import { createHmac } from "node:crypto"
-import { writeFileSync } from "node:fs"
-import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
-import { daemonConfig, loop, REPOSITORY, SAMPLE_REPOSITORY } from "./support/daemonConfig"
-import { freePort } from "./support/freePort"
+import { loop, REPOSITORY } from "./support/daemonConfig"
 import { board, eventually } from "./support/http"
-import { botAndRepository, scopedDir, scopedSim } from "./support/scopedSim"
-import { startUsine } from "./support/UsineProcess"
+import { upIn, upWorld } from "./support/upWorld"
 
 const SECRET = "webhook-secret-for-the-e2e-test"
 
@@ -29,29 +25,18 @@ const waitingNumbers = (url: string) =>
 describe("usine up: GitHub webhooks as hints", () => {
   it.scopedLive("with poll_interval 10m a signed delivery turns a labelled issue into a Run in under 2 s; unsigned and wrongly signed ones get 401", () =>
     Effect.gen(function* () {
-      const dir = yield* scopedDir
-      const sim = yield* scopedSim
-      const token = yield* botAndRepository(sim, { seedDirectory: SAMPLE_REPOSITORY })
+      const world = yield* upWorld
+      const { sim } = world
       const create = (title: string, labels: ReadonlyArray<string> = []) =>
         Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title, body: "", labels: [...labels] }))
       const first = yield* create("seen by the first poll", ["ready-for-agent"])
       const later = yield* create("labelled after the first poll")
-      const port = yield* freePort
-      writeFileSync(
-        join(dir, "usine.yaml"),
-        daemonConfig({
-          apiUrl: sim.url,
-          token,
-          boardPort: port,
-          workspaces: join(dir, "workspaces"),
-          extra: "labels:\n  - {name: ready-for-agent, color: \"0e8a16\"}",
-          loops: [loop("gated", "ready-for-agent", "required")]
-        })
-          .replace("poll_interval: 1s", "poll_interval: 10m")
-          .replace("  api_url:", `  webhook_secret: \${USINE_WEBHOOK_SECRET}\n  api_url:`)
-      )
-      const usine = yield* startUsine(dir, ["up"], { USINE_WEBHOOK_SECRET: SECRET })
-      const url = (yield* usine.waitFor(/board=(http:\/\/127\.0\.0\.1:\d+\/)/))[1] ?? ""
+      const { usine, url } = yield* upIn(world, {
+        loops: [loop("gated", "ready-for-agent", "required")],
+        edit: (yaml) =>
+          yaml.replace("poll_interval: 1s", "poll_interval: 10m").replace("  api_url:", `  webhook_secret: \${USINE_WEBHOOK_SECRET}\n  api_url:`),
+        env: { USINE_WEBHOOK_SECRET: SECRET }
+      })
       yield* eventually("the first poll opened a Run", Effect.map(waitingNumbers(url), (n) => Option.liftPredicate(n, (ns) => ns.includes(first.number))))
 
       yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: later.number, labels: ["ready-for-agent"] }))
