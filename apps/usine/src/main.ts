@@ -4,13 +4,14 @@ import { defaultTeardown } from "@effect/platform/Runtime"
 import { Effect } from "effect"
 import { check } from "./commands/check"
 import { demo } from "./commands/demo"
+import { doctor } from "./commands/doctor"
 import { init } from "./commands/init"
 import { sim } from "./commands/sim"
 import { status } from "./commands/status"
 import { up } from "./commands/up"
 import { reportFailure } from "./reportFailure"
 
-const usine = Command.make("usine").pipe(Command.withSubcommands([up, demo, status, check, init, sim]))
+const usine = Command.make("usine").pipe(Command.withSubcommands([up, demo, status, check, init, sim, doctor]))
 
 const cli = Command.run(usine, { name: "usine", version: "0.0.0" })
 

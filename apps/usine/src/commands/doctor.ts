@@ -1,0 +1,61 @@
+import { Command } from "@effect/cli"
+import { Console, Effect, Option, Redacted } from "effect"
+import { makeRedactor } from "@usine/executor/Redactor"
+import { resolveToken } from "@usine/github/resolveToken"
+import { CommandFailed } from "../CommandFailed"
+import { daemonEnvironment } from "../daemon/DaemonEnvironment"
+import { daemonSecrets } from "../daemon/daemonSecrets"
+import { pathFrom } from "../daemon/StartupPlan"
+import { checkAgentKey } from "../doctor/checkAgentClis"
+import { checkBoardPort } from "../doctor/checkBoardPort"
+import { checkGitHubAccess } from "../doctor/checkGitHubAccess"
+import { checkWorker } from "../doctor/checkWorker"
+import { fail, formatLine, pass, type DoctorLine } from "../doctor/DoctorLine"
+import { loadConfig } from "../loadConfig"
+import { configOption } from "./up"
+
+/**
+ * `usine doctor`: every check of a setup, one line each, printed as it is made and redacted with the daemon's
+ * secrets: the config, the token and its permissions on each repository, the clock, each Worker and its Agents'
+ * CLIs, the Agents' keys, the Board's port. Exit 1 when any line is a ✗.
+ */
+export const doctor = Command.make("doctor", { config: configOption }, ({ config: configFile }) =>
+  Effect.gen(function* () {
+    let failed = false
+    let redact = (text: string) => makeRedactor().redact(text)
+    const print = (lines: ReadonlyArray<DoctorLine>) =>
+      Effect.forEach(lines, (line) => {
+        failed ||= line.status === "fail"
+        return Console.log(redact(formatLine(line)))
+      })
+    const loaded = yield* Effect.either(loadConfig(configFile))
+    if (loaded._tag === "Left") {
+      const first = loaded.left._tag === "ConfigInvalid" ? loaded.left.message.split("\n")[0] ?? "" : loaded.left.message
+      yield* print([fail(`config: ${first} (run \`usine check ${configFile}\` for every problem)`)])
+      return yield* new CommandFailed({ command: "doctor" })
+    }
+    const config = loaded.right
+    const env = daemonEnvironment()
+    yield* print([pass(`config: ${configFile} loads`)])
+    const token = yield* Effect.either(
+      resolveToken({
+        token: Option.getOrUndefined(Option.map(config.github.token, Redacted.value)),
+        tokenFile: config.github.tokenFile === undefined ? undefined : pathFrom(configFile, config.github.tokenFile),
+        env,
+        useGhCli: true
+      })
+    )
+    if (token._tag === "Left") yield* print([fail(`token: ${token.left.message}`)])
+    else {
+      const secrets = daemonSecrets({ config, token: token.right, env })
+      const redactor = makeRedactor(secrets)
+      redact = (text) => redactor.redact(text)
+      yield* print([pass("token: found")])
+      yield* print(yield* checkGitHubAccess(config, token.right))
+    }
+    for (const [name, worker] of Object.entries(config.workers)) yield* print(yield* checkWorker({ configFile, config, name, worker }))
+    yield* print(Object.entries(config.agents).flatMap(([name, agent]) => checkAgentKey(name, agent, env)))
+    yield* print([yield* checkBoardPort(config)])
+    if (failed) return yield* new CommandFailed({ command: "doctor" })
+  })
+).pipe(Command.withDescription("Check a setup: config, token and permissions, Workers, Agents' CLIs, the Board's port, the clock."))

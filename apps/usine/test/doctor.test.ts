@@ -1,0 +1,118 @@
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { daemonConfig, loop } from "./support/daemonConfig"
+import { freePort } from "./support/freePort"
+import { startUsine } from "./support/UsineProcess"
+import { upIn, upWorld } from "./support/upWorld"
+
+/** A PATH holding every program of /usr/bin but bwrap: a host without bubblewrap, as the sandbox e2e test makes it. */
+const pathWithoutBwrap = (dir: string) => {
+  const bin = join(dir, "no-bwrap-bin")
+  mkdirSync(bin)
+  for (const name of readdirSync("/usr/bin")) if (name !== "bwrap") symlinkSync(join("/usr/bin", name), join(bin, name))
+  return bin
+}
+
+const doctorIn = (dir: string, yaml: string, env: Readonly<Record<string, string>> = {}) =>
+  Effect.gen(function* () {
+    yield* Effect.sync(() => writeFileSync(join(dir, "usine.yaml"), yaml))
+    const usine = yield* startUsine(dir, ["doctor"], env)
+    const code = yield* usine.exit("90 seconds")
+    if (process.env["USINE_DOCTOR_PRINT"] === "1") console.log(usine.stdout())
+    return { code, lines: usine.stdout().split("\n").filter((line) => line !== ""), stderr: usine.stderr() }
+  })
+
+const failures = (lines: ReadonlyArray<string>) => lines.filter((line) => line.startsWith("✗"))
+
+describe("usine doctor", () => {
+  it.scoped(
+    "passes every check of a good setup against the emulator, and never prints the token",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* upWorld
+        const yaml = daemonConfig({
+          apiUrl: world.sim.url,
+          token: world.token,
+          boardPort: world.port,
+          workspaces: join(world.dir, "workspaces"),
+          loops: [loop("fix", "ready-for-agent")]
+        })
+        const { code, lines, stderr } = yield* doctorIn(world.dir, yaml)
+        const all = lines.join("\n")
+        assert.deepStrictEqual(failures(lines), [], all + stderr)
+        assert.strictEqual(code, 0, all + stderr)
+        for (const expected of [
+          "✓ config: usine.yaml loads",
+          "✓ GitHub at",
+          "✓ clock: within",
+          "✓ acme/widgets: the token can read it and write contents and pull requests",
+          "✓ worker local: reachable",
+          "✓ worker local: the bubblewrap sandbox works",
+          "✓ worker local: git",
+          "free under",
+          "✓ worker local: agent demo:",
+          `✓ board: 127.0.0.1:${world.port} is free`
+        ])
+          assert.include(all, expected)
+        assert.notInclude(all + stderr, world.token)
+      }),
+    120_000
+  )
+
+  it.scoped(
+    "fails a read-only token, a dead ssh Worker and a Worker without bubblewrap, one ✗ each, with exit 1",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* upWorld
+        const { token: reader } = yield* Effect.promise(() => world.sim.control.createUser({ login: "reader", permission: "read" }))
+        const closed = yield* freePort
+        const yaml = daemonConfig({
+          apiUrl: world.sim.url,
+          token: reader,
+          boardPort: world.port,
+          workspaces: join(world.dir, "workspaces"),
+          loops: [loop("fix", "ready-for-agent")]
+        }).replace("workers:\n", `workers:\n  remote:\n    type: ssh\n    host: ssh://127.0.0.1:${closed}\n    root: usine-workspaces\n`)
+        const { code, lines, stderr } = yield* doctorIn(world.dir, yaml, { PATH: pathWithoutBwrap(world.dir) })
+        const all = lines.join("\n")
+        const failed = failures(lines)
+        assert.strictEqual(failed.length, 3, all + stderr)
+        const expected = [
+          /^✗ acme\/widgets: the token cannot write pull requests or contents \(read only\)/,
+          new RegExp(`^✗ worker remote: unreachable over ssh \\(.*127\\.0\\.0\\.1.*${closed}.*\\)`),
+          /^✗ worker local: no working sandbox \(bwrap is not installed\): install bubblewrap/
+        ]
+        expected.forEach((pattern, n) => assert.match(failed[n] ?? "", pattern, all))
+        assert.include(all, "✓ worker local: reachable")
+        assert.strictEqual(code, 1, all + stderr)
+        assert.notInclude(all + stderr, reader)
+      }),
+    120_000
+  )
+
+  it.scoped(
+    "says a daemon already serves the Board's port, and fails a broken config with its first error",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* upWorld
+        yield* upIn(world, { loops: [loop("fix", "ready-for-agent")] })
+        const yaml = daemonConfig({
+          apiUrl: world.sim.url,
+          token: world.token,
+          boardPort: world.port,
+          workspaces: join(world.dir, "workspaces"),
+          loops: [loop("fix", "ready-for-agent")]
+        })
+        const running = yield* doctorIn(world.dir, yaml)
+        assert.include(running.lines, `✓ board: a usine daemon already runs at http://127.0.0.1:${world.port}`, running.lines.join("\n"))
+        assert.strictEqual(running.code, 0, running.lines.join("\n") + running.stderr)
+        const broken = yield* doctorIn(world.dir, yaml.replace("poll_interval: 1s", "poll_interval: soon"))
+        assert.strictEqual(broken.code, 1)
+        assert.strictEqual(broken.lines.length, 1, broken.lines.join("\n"))
+        assert.match(broken.lines[0] ?? "", /^✗ config: .*poll_interval.*\(run `usine check usine.yaml` for every problem\)$/)
+      }),
+    120_000
+  )
+})
