@@ -22,11 +22,11 @@ import { configOption } from "./up"
 export const doctor = Command.make("doctor", { config: configOption }, ({ config: configFile }) =>
   Effect.gen(function* () {
     let failed = false
-    let redact = (text: string) => makeRedactor().redact(text)
+    let redactor = makeRedactor()
     const print = (lines: ReadonlyArray<DoctorLine>) =>
       Effect.forEach(lines, (line) => {
         failed ||= line.status === "fail"
-        return Console.log(redact(formatLine(line)))
+        return Console.log(redactor.redact(formatLine(line)))
       })
     const loaded = yield* Effect.either(loadConfig(configFile))
     if (loaded._tag === "Left") {
@@ -47,9 +47,7 @@ export const doctor = Command.make("doctor", { config: configOption }, ({ config
     )
     if (token._tag === "Left") yield* print([fail(`token: ${token.left.message}`)])
     else {
-      const secrets = daemonSecrets({ config, token: token.right, env })
-      const redactor = makeRedactor(secrets)
-      redact = (text) => redactor.redact(text)
+      redactor = makeRedactor(daemonSecrets({ config, token: token.right, env }))
       yield* print([pass("token: found")])
       yield* print(yield* checkGitHubAccess(config, token.right))
     }

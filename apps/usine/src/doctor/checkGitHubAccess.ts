@@ -1,4 +1,4 @@
-import { Effect, Redacted } from "effect"
+import { Clock, Effect, type Redacted } from "effect"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import { GitHubClient } from "@usine/github/GitHubClient"
 import { fail, pass, type DoctorLine } from "./DoctorLine"
@@ -56,7 +56,7 @@ export const checkGitHubAccess = (config: UsineConfig, token: Redacted.Redacted<
             : `GitHub at ${config.github.apiUrl}: ${user.left.message} (check github.api_url and the network)`
         )
       ]
-    const now = yield* Effect.sync(() => Date.now())
+    const now = yield* Clock.currentTimeMillis
     const lines: Array<DoctorLine> = [
       pass(`GitHub at ${config.github.apiUrl} accepts the token (account ${user.right.data.login})`),
       clockLine(user.right.headers["date"], now)
