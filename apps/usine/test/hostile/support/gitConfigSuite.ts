@@ -1,10 +1,9 @@
 import { assert, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import type { RunView } from "@usine/board/BoardViews/runView"
-import { REPOSITORY } from "../../support/daemonConfig"
-import { json } from "../../support/http"
 import { attack, type HostileDaemon, hostileDaemon, runOf, settledRuns } from "./HostileDaemon"
-import { attackRan, describeRun, listenerFindings, markerFindings, neutralised, refused, tokenFindings } from "./proofs"
+import { drainsClean, nothingLeaked } from "./finalProofs"
+import { attackRan, describeRun, markerFindings, neutralised, refused } from "./proofs"
 
 /**
  * Git settings a prompt-injected agent plants in its clone, and for a few seconds in every mirror and harvest
@@ -64,26 +63,9 @@ export const gitConfigSuite = (options: { readonly sandbox?: "none" } = {}) => {
       }))
 
     it.effect("no planted program ran, nothing but the agent reached the listener, and the token is nowhere it should not be", () =>
-      Effect.gen(function* () {
-        const { daemon, runs } = yield* Attacked
-        const pulls = yield* json<unknown>(`${daemon.sim.url}/repos/${REPOSITORY}/pulls?state=all&per_page=100`, { headers: { authorization: `token ${daemon.token}` } })
-        assert.deepStrictEqual({
-          "programs the agent planted that ran as the daemon": markerFindings(daemon),
-          "what reached the hostile listener": listenerFindings(daemon),
-          "where the GitHub token was found": tokenFindings(daemon, [...runs.values()].filter((view) => view !== undefined), pulls)
-        }, {
-          "programs the agent planted that ran as the daemon": [],
-          "what reached the hostile listener": [],
-          "where the GitHub token was found": []
-        })
-      }))
+      Effect.flatMap(Attacked, ({ daemon, runs }) => nothingLeaked(daemon, runs)))
 
     it.effect("the daemon drains on SIGTERM and exits 0, its output free of the token", () =>
-      Effect.gen(function* () {
-        const { daemon } = yield* Attacked
-        yield* daemon.usine.signal("SIGTERM")
-        assert.strictEqual(yield* daemon.usine.exit("60 seconds"), 0, daemon.usine.stderr())
-        assert.isFalse((daemon.usine.stdout() + daemon.usine.stderr()).includes(daemon.token), "the GitHub token is in the daemon's output")
-      }), 90_000)
+      Effect.flatMap(Attacked, ({ daemon }) => drainsClean(daemon)), 90_000)
   })
 }
