@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import type { AttemptPolicy } from "@usine/engine/Executor"
-import type { InMemoryExecutor } from "@usine/engine/InMemoryExecutor"
+import type { InMemoryExecutor } from "@usine/testkit/InMemoryExecutor"
 import { type LoopPoliciesData, type LoopPolicy, LoopPolicies } from "@usine/engine/LoopPolicies"
 import { RunEngine } from "@usine/engine/RunEngine"
 import { TriggerCondition } from "@usine/engine/TriggerCondition"

@@ -1,6 +1,6 @@
 import { join } from "node:path"
 import { Effect, Exit, Scope } from "effect"
-import { InMemoryExecutor, Script } from "@usine/engine/InMemoryExecutor"
+import { InMemoryExecutor, Script } from "@usine/testkit/InMemoryExecutor"
 import { pollUntil } from "../pollUntil"
 import { pairSubmission } from "../seedLedger"
 import { tempDir } from "../tempDir"

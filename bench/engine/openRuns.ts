@@ -1,6 +1,6 @@
 import { join } from "node:path"
 import { Effect, Exit, Scope } from "effect"
-import { InMemoryExecutor, Script } from "@usine/engine/InMemoryExecutor"
+import { InMemoryExecutor, Script } from "@usine/testkit/InMemoryExecutor"
 import type { RunStore } from "@usine/store/RunStore"
 import { memoryAfterGc } from "../memoryAfterGc"
 import { pollUntil } from "../pollUntil"

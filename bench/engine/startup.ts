@@ -1,5 +1,5 @@
 import { Effect, Exit, Scope } from "effect"
-import { InMemoryExecutor, Script } from "@usine/engine/InMemoryExecutor"
+import { InMemoryExecutor, Script } from "@usine/testkit/InMemoryExecutor"
 import { memoryAfterGc } from "../memoryAfterGc"
 import { pollUntil } from "../pollUntil"
 import { OPEN_MIX } from "../seededLedger"

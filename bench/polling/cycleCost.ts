@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { GitHubSim } from "@usine/github-sim/GitHubSim"
-import { PollingTriggers } from "@usine/github/PollingTriggers"
+import { PollingTriggers } from "@usine/triggers/PollingTriggers"
 import { TOKEN } from "./pollingWorld"
 
 interface Used {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { makeRedactor } from "@usine/executor/Redactor"
+import { makeRedactor } from "@usine/core/text/Redactor"
 import { LoggingLayer } from "../src/layers/LoggingLayer"
 import { scopedDir } from "./support/scopedSim"
 

@@ -3,7 +3,7 @@ import { attemptIdOf } from "@usine/core/ids/AttemptId"
 import { ItemKey } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
 import type { RunSummary } from "@usine/store/ReadModel/RunSummary"
-import { cloneUrlOf } from "../src/layers/ExecutorLayer"
+import { cloneUrlOf } from "../src/layers/WorkerExecutorLayer"
 import { formatStatus, type StatusData } from "../src/status/formatStatus"
 
 const run = (state: RunSummary["state"], number: number): RunSummary => ({

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Either } from "effect"
-import type { CycleReport } from "@usine/github/PollingTriggers"
-import type { ItemResult, RepositoryPollReport } from "@usine/github/RepositoryPoll"
+import type { CycleReport } from "@usine/triggers/PollingTriggers"
+import type { ItemResult, RepositoryPollReport } from "@usine/triggers/RepositoryPoll"
 import { closedPullRequests } from "../src/daemon/wakeHeldRuns"
 
 const item = (number: number, kind: ItemResult["kind"], present: boolean, open: boolean): ItemResult => ({

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import { attemptIdOf } from "@usine/core/ids/AttemptId"
-import { Script } from "@usine/engine/InMemoryExecutor"
+import { Script } from "@usine/testkit/InMemoryExecutor"
 import { runOf, startBoard, submission, untilState } from "./support/startBoard"
 
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
-import { Script } from "@usine/engine/InMemoryExecutor"
+import { Script } from "@usine/testkit/InMemoryExecutor"
 import { attrs, texts } from "./support/html"
 import { boardSettings, eventually, REPOSITORY, runOf, startBoard, submission, untilState } from "./support/startBoard"
 

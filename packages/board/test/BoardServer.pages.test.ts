@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { summarizeDiff } from "@usine/core/attempt/DiffSummary"
 import { AgentFailure } from "@usine/core/attempt/failure"
-import { Script } from "@usine/engine/InMemoryExecutor"
+import { Script } from "@usine/testkit/InMemoryExecutor"
 import { attrs, texts } from "./support/html"
 import { REPOSITORY, runOf, SECRET, startBoard, submission, untilState } from "./support/startBoard"
 

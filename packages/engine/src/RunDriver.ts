@@ -9,7 +9,7 @@ import type { LoopPolicies } from "./LoopPolicies"
 import { continueWithNewest } from "./RunDriver/continueWithNewest"
 import { type DriverHooks, drive } from "./RunDriver/drive"
 import { Shutdown } from "./Shutdown"
-import { type HeldSlot, StepExecutor } from "./StepExecutor"
+import { type HeldSlot, StepExecutor } from "./WorkerSlots"
 import type { TriggerCondition } from "./TriggerCondition"
 
 type DriverServices = RunStore | BrakeStore | Executor | StepExecutor | Shutdown | LoopPolicies | TriggerCondition

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { InMemoryExecutor } from "@usine/engine/InMemoryExecutor"
+import { InMemoryExecutor } from "@usine/testkit/InMemoryExecutor"
 import type { RunStore } from "@usine/store/RunStore"
 import { defaultPolicies, loopPolicy, runOf, startEngine, submission, tempLedger, untilState } from "./support/engine"
 import { settle } from "./support/settle"

@@ -3,7 +3,7 @@ import { Effect, Option, TestClock } from "effect"
 import { InfraFailure } from "@usine/core/attempt/failure"
 import { attemptIdOf } from "@usine/core/ids/AttemptId"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
-import { InMemoryExecutor, Script } from "@usine/engine/InMemoryExecutor"
+import { InMemoryExecutor, Script } from "@usine/testkit/InMemoryExecutor"
 import { defaultPolicies, loopPolicy, REPOSITORY, runOf, startEngine, submission, tempLedger, untilState } from "./support/engine"
 import { settle, until } from "./support/settle"
 

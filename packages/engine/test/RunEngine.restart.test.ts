@@ -3,7 +3,7 @@ import { Effect, TestClock } from "effect"
 import { InfraFailure } from "@usine/core/attempt/failure"
 import { AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { attemptIdOf } from "@usine/core/ids/AttemptId"
-import { InMemoryExecutor, Script } from "@usine/engine/InMemoryExecutor"
+import { InMemoryExecutor, Script } from "@usine/testkit/InMemoryExecutor"
 import { runOf, startEngine, submission, tempLedger, untilState } from "./support/engine"
 import { settle, until } from "./support/settle"
 

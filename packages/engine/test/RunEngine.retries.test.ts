@@ -3,7 +3,7 @@ import { Effect, TestClock } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import { AgentFailure, InfraFailure } from "@usine/core/attempt/failure"
 import { attemptIdOf } from "@usine/core/ids/AttemptId"
-import { InMemoryExecutor, Script } from "@usine/engine/InMemoryExecutor"
+import { InMemoryExecutor, Script } from "@usine/testkit/InMemoryExecutor"
 import { defaultPolicies, loopPolicy, runOf, startEngine, submission, tempLedger, untilState } from "./support/engine"
 import { settle, until } from "./support/settle"
 

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { attemptIdOf } from "@usine/core/ids/AttemptId"
-import { InMemoryExecutor, Script } from "@usine/engine/InMemoryExecutor"
+import { InMemoryExecutor, Script } from "@usine/testkit/InMemoryExecutor"
 import { defaultPolicies, loopPolicy, runOf, startEngine, submission, tempLedger, untilState } from "./support/engine"
 import { settle, until } from "./support/settle"
 

@@ -4,7 +4,7 @@ import { AgentFailure, InfraFailure } from "@usine/core/attempt/failure"
 import type { Submission } from "@usine/core/event/Submission"
 import { type RunId, runIdOf } from "@usine/core/ids/RunId"
 import type { Run } from "@usine/core/run/Run"
-import { InMemoryExecutor, Script } from "@usine/engine/InMemoryExecutor"
+import { InMemoryExecutor, Script } from "@usine/testkit/InMemoryExecutor"
 import { loopPolicy, startEngine, submission, tempLedger } from "./support/engine"
 import { settle } from "./support/settle"
 

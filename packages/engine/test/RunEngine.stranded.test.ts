@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { attemptIdOf } from "@usine/core/ids/AttemptId"
-import { InMemoryExecutor, Script } from "@usine/engine/InMemoryExecutor"
+import { InMemoryExecutor, Script } from "@usine/testkit/InMemoryExecutor"
 import { runOf, startEngine, submission, tempLedger, untilState } from "./support/engine"
 import { settle, until } from "./support/settle"
 

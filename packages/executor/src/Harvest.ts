@@ -6,14 +6,14 @@ import type { AttemptPolicy } from "@usine/engine/Executor"
 import { guardFailure, runGuards } from "./guards/runGuards"
 import { SALVAGE_SUBJECT } from "./Harvest/branchName"
 import type { TransportError } from "./WorkerTransport"
-import type { GitCommandFailed } from "./Workspace/errors"
+import type { GitCommandFailed } from "./Workspace/WorkspaceFailures"
 import { type AttemptGit, isTransient } from "./Harvest/attemptGit"
 import { GITLINK_MODE, LINK_MODE } from "./Harvest/parseRawChanges"
 import type { LinkEntry } from "./guards/LinkEntries"
 import { verificationSection } from "./Harvest/verificationSection"
-import type { BeginEntry, VerifyEntry } from "./LocalExecutor/AttemptJournal"
-import type { PullRequestCallFailed, PullRequests } from "./PullRequests"
-import type { RedactorService } from "./Redactor"
+import type { BeginEntry, VerifyEntry } from "./WorkerExecutor/AttemptJournal"
+import type { PullRequestCallFailed, PullRequests } from "@usine/github/PullRequests"
+import type { RedactorService } from "@usine/core/text/Redactor"
 
 export interface HarvestInput {
   readonly git: AttemptGit

@@ -4,8 +4,8 @@ import { changeOf, collectWork } from "./Harvest"
 import type { AttemptGit } from "./Harvest/attemptGit"
 import { SALVAGE_SUBJECT, salvageBranchName, salvageLocalPrefix, salvageLocalRef, salvagePrefix } from "./Harvest/branchName"
 import type { MirrorGit } from "./Workspace/mirrorGit"
-import type { BeginEntry } from "./LocalExecutor/AttemptJournal"
-import type { RedactorService } from "./Redactor"
+import type { BeginEntry } from "./WorkerExecutor/AttemptJournal"
+import type { RedactorService } from "@usine/core/text/Redactor"
 
 /** What salvage did with an Attempt's worktree. */
 export type Salvaged = Data.TaggedEnum<{

@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
 import { BASE_VARIABLES } from "./AgentEnvironment"
-import { VerifyEntry, type VerifyResult } from "./LocalExecutor/AttemptJournal"
-import type { RedactorService } from "./Redactor"
+import { VerifyEntry, type VerifyResult } from "./WorkerExecutor/AttemptJournal"
+import type { RedactorService } from "@usine/core/text/Redactor"
 import { type SandboxRequest, sandboxCommand } from "./Sandbox"
 import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
 

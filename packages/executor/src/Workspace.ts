@@ -1,7 +1,7 @@
 import { Effect, Either, type Redacted, Ref, Schema } from "effect"
 import * as path from "node:path/posix"
 import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
-import { GitCommandFailed, UnsafeWorkspacePath, WorkspaceExists } from "./Workspace/errors"
+import { GitCommandFailed, UnsafeWorkspacePath, WorkspaceExists } from "./Workspace/WorkspaceFailures"
 import { harvestRepoOf } from "./Harvest/attemptGit"
 import { AGENT_IDENTITY } from "./Harvest/attemptGit"
 import { type MirrorGit, mirrorGit } from "./Workspace/mirrorGit"

@@ -1,7 +1,7 @@
 import { Layer } from "effect"
 import * as LocalTransport from "../src/LocalTransport"
 import * as ShellTransport from "../src/ShellTransport"
-import { localShellRunner } from "../src/ShellTransport/localShellRunner"
+import { localShellRunner } from "./support/localShellRunner"
 import { WorkerTransport } from "../src/WorkerTransport"
 import { transportContract } from "./transportContract"
 

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { GitHubSim } from "@usine/github-sim/GitHubSim"
-import { validateQuery } from "@usine/github-sim/graphql/validateQuery"
+import { validateQuery } from "./support/validateQuery"
 import { call, failure, octokitFor } from "./octokitFor"
 
 const SNAPSHOT = `

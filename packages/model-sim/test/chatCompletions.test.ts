@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { ModelSim } from "../src/ModelSim"
+import { ModelSim } from "./support/ModelSim"
 import { payloads, post } from "./post"
 
 const piTools = ["read", "bash", "edit", "write"].map((name) => ({ type: "function", function: { name, parameters: {} } }))

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
-import { ModelSim } from "../src/ModelSim"
+import { ModelSim } from "./support/ModelSim"
 import { startModelSim } from "../src/startModelSim"
 import { payloads, post } from "./post"
 

@@ -3,7 +3,7 @@ import { Effect, Option } from "effect"
 import { AgentFailure, InfraFailure } from "@usine/core/attempt/failure"
 import { AttemptCanceled, AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { AttemptId, attemptIdOf } from "@usine/core/ids/AttemptId"
-import { AttemptNotOpen } from "@usine/core/run/errors"
+import { AttemptNotOpen } from "@usine/core/run/RunWriteRefusals"
 import { RunStore } from "@usine/store/RunStore"
 import { openedRun, submission, TestLedger } from "./fixtures/testLedger"
 

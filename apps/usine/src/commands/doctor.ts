@@ -1,6 +1,6 @@
 import { Command } from "@effect/cli"
 import { Console, Effect, Option, Redacted } from "effect"
-import { makeRedactor } from "@usine/executor/Redactor"
+import { makeRedactor } from "@usine/core/text/Redactor"
 import { resolveToken } from "@usine/github/resolveToken"
 import { CommandFailed } from "../CommandFailed"
 import { daemonEnvironment } from "../daemon/DaemonEnvironment"

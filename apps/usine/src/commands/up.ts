@@ -1,11 +1,11 @@
 import { Command, Options } from "@effect/cli"
 import { dirname, join } from "node:path"
 import { Effect } from "effect"
-import { makeRedactor } from "@usine/executor/Redactor"
+import { makeRedactor } from "@usine/core/text/Redactor"
 import { planStartup } from "../daemon/StartupPlan"
 import { serveDaemon } from "../daemon/serveDaemon"
 import { startupFailed } from "../daemon/startupFailed"
-import { ExecutorLayer } from "../layers/ExecutorLayer"
+import { ExecutorLayer } from "../layers/WorkerExecutorLayer"
 import { LoggingLayer } from "../layers/LoggingLayer"
 
 export const configOption = Options.file("config").pipe(

@@ -1,6 +1,6 @@
 import { Layer } from "effect"
 import type { Executor } from "@usine/engine/Executor"
-import { Redactor } from "@usine/executor/Redactor"
+import { Redactor } from "@usine/core/text/Redactor"
 import { ConfigState } from "../ConfigState"
 import { BoardLayer } from "../layers/BoardLayer"
 import { EngineLayer } from "../layers/EngineLayer"
@@ -8,7 +8,7 @@ import { GitHubLayer } from "../layers/GitHubLayer"
 import { LedgerLayer } from "../layers/LedgerLayer"
 import { TriggersLayer } from "../layers/TriggersLayer"
 import { WorkersReloadLayer } from "../layers/WorkersReloadLayer"
-import { loggedExecutor } from "./loggedExecutor"
+import { loggedExecutor } from "./logAttempts"
 import type { StartupPlan } from "./StartupPlan"
 
 /**

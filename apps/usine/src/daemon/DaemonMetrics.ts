@@ -2,7 +2,7 @@ import { Context, Effect, Either, Layer, Queue, Runtime } from "effect"
 import { Counter, Histogram, type Metric, Registry } from "prom-client"
 import { WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
 import { GitHubClient } from "@usine/github/GitHubClient"
-import { PollingTriggers } from "@usine/github/PollingTriggers"
+import { PollingTriggers } from "@usine/triggers/PollingTriggers"
 import { type Distribution, type Figure, LedgerFigures } from "@usine/store/LedgerFigures"
 
 /** Seconds: Attempts run from seconds to hours. */

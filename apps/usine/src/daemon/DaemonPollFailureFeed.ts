@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import { type PollFailureView, PollFailureFeed, type RateQuotaView } from "@usine/board/PollFailureFeed"
 import { GitHubClient } from "@usine/github/GitHubClient"
-import { PollFailures } from "@usine/github/PollFailures"
+import { PollFailures } from "@usine/triggers/PollFailures"
 import { NotificationOutbox } from "@usine/store/NotificationOutbox"
 import type { Quota } from "@usine/github/RateBudget"
 import { ConfigState } from "../ConfigState"

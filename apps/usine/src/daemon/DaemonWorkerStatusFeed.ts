@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
-import { StepExecutor } from "@usine/engine/StepExecutor"
+import { StepExecutor } from "@usine/engine/WorkerSlots"
 import { ConfigState } from "../ConfigState"
 import { workerSpecsOf } from "../layers/PoliciesLayer"
 

@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import type { Submission } from "@usine/core/event/Submission"
 import { RunEngine } from "@usine/engine/RunEngine"
-import { type ClaimOutcome, TriggerRefused, TriggerSink } from "@usine/github/TriggerSink"
+import { type ClaimOutcome, TriggerRefused, TriggerSink } from "@usine/triggers/TriggerSink"
 
 const refused = (error: { readonly loop: string; readonly message: string }) =>
   new TriggerRefused({ loop: error.loop, detail: error.message })

@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import { BoardMoveFailed, BoardMoves } from "@usine/board/BoardMoves"
 import { GitHubClient } from "@usine/github/GitHubClient"
 import { GitHubRequestFailed } from "@usine/github/GitHubError"
-import { PollingTriggers } from "@usine/github/PollingTriggers"
+import { PollingTriggers } from "@usine/triggers/PollingTriggers"
 import { repositoryParts } from "@usine/github/repositoryParts"
 
 /** A card move: the column labels are swapped on GitHub, then polling reads the Item again through a Hint. */

@@ -1,6 +1,6 @@
 import { Effect, Either, Queue } from "effect"
 import { RunEngine } from "@usine/engine/RunEngine"
-import { type CycleReport, PollingTriggers } from "@usine/github/PollingTriggers"
+import { type CycleReport, PollingTriggers } from "@usine/triggers/PollingTriggers"
 
 /** The pull requests a poll cycle saw merged, closed or gone, as `owner/name#number`. */
 export const closedPullRequests = (report: CycleReport): ReadonlyArray<string> =>

@@ -1,6 +1,6 @@
 import { Effect, Option, type Redacted } from "effect"
 import type { BoardRoute } from "@usine/board/BoardRoutes"
-import { GitHubWebhooks, MAX_DELIVERY_BYTES } from "@usine/github/GitHubWebhooks"
+import { GitHubWebhooks, MAX_DELIVERY_BYTES } from "@usine/triggers/GitHubWebhooks"
 
 const answer = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })

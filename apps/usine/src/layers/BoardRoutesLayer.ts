@@ -1,6 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { BoardRoutes } from "@usine/board/BoardRoutes"
-import { GitHubWebhooks } from "@usine/github/GitHubWebhooks"
+import { GitHubWebhooks } from "@usine/triggers/GitHubWebhooks"
 import * as LedgerFigures from "@usine/store/LedgerFigures"
 import { ConfigState } from "../ConfigState"
 import { DaemonMetricsLayer } from "../daemon/DaemonMetrics"

@@ -2,7 +2,7 @@ import { Layer } from "effect"
 import { RunDriver } from "@usine/engine/RunDriver"
 import { RunEngine } from "@usine/engine/RunEngine"
 import { Shutdown } from "@usine/engine/Shutdown"
-import { StepExecutor } from "@usine/engine/StepExecutor"
+import { StepExecutor } from "@usine/engine/WorkerSlots"
 import { PoliciesLayer } from "./PoliciesLayer"
 
 /**

@@ -1,6 +1,6 @@
 import { Layer } from "effect"
-import { PollingTriggers } from "@usine/github/PollingTriggers"
-import { ScheduleTriggers } from "@usine/github/ScheduleTriggers"
+import { PollingTriggers } from "@usine/triggers/PollingTriggers"
+import { ScheduleTriggers } from "@usine/triggers/ScheduleTriggers"
 import { EngineTriggerSink } from "../daemon/EngineTriggerSink"
 
 /** Polling and schedule triggers, handing their Events to the engine. Their loops are forked by the daemon. */

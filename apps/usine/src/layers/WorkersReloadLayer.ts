@@ -1,5 +1,5 @@
 import { Effect, Layer, Stream } from "effect"
-import { StepExecutor } from "@usine/engine/StepExecutor"
+import { StepExecutor } from "@usine/engine/WorkerSlots"
 import { ConfigState } from "../ConfigState"
 import { workerSpecsOf } from "./PoliciesLayer"
 import { WorkerPool } from "./WorkerPool"

@@ -1,7 +1,7 @@
 import { Option } from "effect"
 import type { GlobalBudget } from "@usine/core/config/BudgetConfig"
 import type { Usage } from "@usine/core/transcript/TranscriptRow"
-import { formatTokens, formatUsd, tokensOf } from "./usageFigures"
+import { formatTokens, formatUsd, tokensOf } from "@usine/core/usage/usageFigures"
 
 /** One daily cap as it stands today: usine.yaml's figure plus the operator's raises for the day. */
 export interface DailyCap {

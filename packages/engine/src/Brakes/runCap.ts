@@ -3,7 +3,7 @@ import type { Attempt } from "@usine/core/attempt/Attempt"
 import type { LoopBudget } from "@usine/core/config/BudgetConfig"
 import { ChildSessionBudgetFailure } from "@usine/core/attempt/failure"
 import type { Usage } from "@usine/core/transcript/TranscriptRow"
-import { addUsage, formatTokens, formatUsd, tokensOf, zeroUsage } from "./usageFigures"
+import { addUsage, formatTokens, formatUsd, tokensOf, zeroUsage } from "@usine/core/usage/usageFigures"
 
 /**
  * What the Run spent before Attempt `current`: its earlier Attempts' totals, counted from after the last Attempt a

@@ -8,7 +8,7 @@ import { RunStore } from "@usine/store/RunStore"
 import type { LoopPolicy } from "../LoopPolicies"
 import { withStoreRetry } from "../storeRetryPolicy"
 import { crossedRunCap, runBaseline } from "./runCap"
-import { addUsage, zeroUsage } from "./usageFigures"
+import { addUsage, zeroUsage } from "@usine/core/usage/usageFigures"
 
 /**
  * Accounts an Attempt's usage rows as they arrive and watches its Run's caps: `crossed` completes with the failure

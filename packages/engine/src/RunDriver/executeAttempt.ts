@@ -12,7 +12,7 @@ import { makeUsageMeter } from "../Brakes/usageMeter"
 import { Executor } from "../Executor"
 import type { LoopPolicy } from "../LoopPolicies"
 import { Shutdown } from "../Shutdown"
-import type { NoCapableWorker, Slot } from "../StepExecutor"
+import type { NoCapableWorker, Slot } from "../WorkerSlots"
 import { withStoreRetry } from "../storeRetryPolicy"
 
 /** The open Attempt of a Run, if any: the latest one, while it has no outcome. */

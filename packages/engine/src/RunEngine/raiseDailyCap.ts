@@ -1,9 +1,9 @@
 import { Clock, Effect, Option } from "effect"
 import { budgetDayOf } from "@usine/core/config/BudgetConfig"
 import { BrakeStore } from "@usine/store/BrakeStore"
-import { formatTokens, formatUsd } from "../Brakes/usageFigures"
+import { formatTokens, formatUsd } from "@usine/core/usage/usageFigures"
 import { LoopPolicies } from "../LoopPolicies"
-import { CapRaiseTooLow, DailyCapNotSet, LoopNotConfigured } from "./errors"
+import { CapRaiseTooLow, DailyCapNotSet, LoopNotConfigured } from "./OperatorRefusals"
 
 /** Today's cap as the operator wants it; an absent figure keeps today's. */
 export interface CapTarget {

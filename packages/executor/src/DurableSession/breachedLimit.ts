@@ -1,5 +1,5 @@
 import { Option } from "effect"
-import { SessionRanAway, SessionStalled } from "./errors"
+import { SessionRanAway, SessionStalled } from "./SessionFailures"
 
 export interface SessionLimits {
   /** No progress line for this long ends the session as stalled. */

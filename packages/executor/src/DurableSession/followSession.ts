@@ -1,7 +1,7 @@
 import { Chunk, Clock, Duration, Effect, Option, Stream } from "effect"
 import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
 import { breachedLimit, type SessionLimits } from "./breachedLimit"
-import { SessionVanished, type SessionRanAway, type SessionStalled } from "./errors"
+import { SessionVanished, type SessionRanAway, type SessionStalled } from "./SessionFailures"
 import type { SessionRecord } from "./SessionRecord"
 import { sessionFiles } from "./sessionFiles"
 import { sessionStatus } from "./sessionStatus"

@@ -1,7 +1,7 @@
 import { Duration, Effect, Option, Schedule } from "effect"
 import { isRunning } from "../ProcStat"
 import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
-import { SessionSurvivedKill } from "./errors"
+import { SessionSurvivedKill } from "./SessionFailures"
 import type { SessionRecord } from "./SessionRecord"
 
 export interface StopOptions {

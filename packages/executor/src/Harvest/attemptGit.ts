@@ -1,7 +1,7 @@
 import { Data, Effect, Option, type Redacted } from "effect"
 import * as path from "node:path/posix"
 import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
-import { GitCommandFailed } from "../Workspace/errors"
+import { GitCommandFailed } from "../Workspace/WorkspaceFailures"
 import { type MirrorGit, mirrorGit } from "../Workspace/mirrorGit"
 import { networkGit } from "../Workspace/networkGit"
 import { runGit } from "../Workspace/runGit"

@@ -1,5 +1,5 @@
-import type { VerifyEntry, VerifyResult } from "../LocalExecutor/AttemptJournal"
-import type { RedactorService } from "../Redactor"
+import type { VerifyEntry, VerifyResult } from "../WorkerExecutor/AttemptJournal"
+import type { RedactorService } from "@usine/core/text/Redactor"
 
 /** How much of a failed round's output the pull request shows, from its end; the transcript keeps 16 KiB. */
 export const BODY_OUTPUT_CHARS = 1_500

@@ -2,7 +2,7 @@ import { Effect, Either } from "effect"
 import { createHash } from "node:crypto"
 import * as path from "node:path/posix"
 import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
-import { UnsafeWorkspacePath } from "./errors"
+import { UnsafeWorkspacePath } from "./WorkspaceFailures"
 
 const canonicalId = /^[A-Za-z0-9.-]+(\/[A-Za-z0-9.-]+)*$/
 const nameSegment = /^[A-Za-z0-9._-]+$/

@@ -1,7 +1,7 @@
 import { Effect, Option, type Redacted } from "effect"
 import * as path from "node:path/posix"
 import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
-import type { GitCommandFailed } from "./errors"
+import type { GitCommandFailed } from "./WorkspaceFailures"
 import { networkGit } from "./networkGit"
 import { runGit } from "./runGit"
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
-import { GitCommandFailed } from "./errors"
+import { GitCommandFailed } from "./WorkspaceFailures"
 
 /**
  * Every git command the daemon runs reads no configuration but its own (ADR 0053): no system or global file, no

@@ -1,4 +1,4 @@
-import type { RedactorService } from "../Redactor"
+import type { RedactorService } from "@usine/core/text/Redactor"
 import type { GuardViolation } from "./GuardViolation"
 import type { DiffFile } from "./UnifiedDiff"
 

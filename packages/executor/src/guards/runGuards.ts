@@ -1,6 +1,6 @@
 import { AgentFailure } from "@usine/core/attempt/failure"
 import type { AttemptPolicy } from "@usine/engine/Executor"
-import type { RedactorService } from "../Redactor"
+import type { RedactorService } from "@usine/core/text/Redactor"
 import { changedFiles } from "./ChangedFiles"
 import { forbiddenPaths } from "./ForbiddenPaths"
 import type { GuardViolation } from "./GuardViolation"

@@ -8,7 +8,7 @@ import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
 import { toolCallText } from "./toolCallText"
 import { truncate } from "./truncate"
-import { usageText } from "./usageText"
+import { usageText } from "./harnessUsageLine"
 
 /**
  * `claude -p --output-format stream-json --verbose`, the prompt on stdin. Permissions are skipped like Codex's

@@ -9,7 +9,7 @@ import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
 import { toolCallText } from "./toolCallText"
 import { truncate } from "./truncate"
-import { usageText } from "./usageText"
+import { usageText } from "./harnessUsageLine"
 
 /** What Codex prints instead of the provider's own answer once a 5xx has outlasted its retries. */
 const HIGH_DEMAND = /currently experiencing high demand/i

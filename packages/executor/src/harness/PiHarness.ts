@@ -9,7 +9,7 @@ import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
 import { toolCallText } from "./toolCallText"
 import { truncate } from "./truncate"
-import { usageText } from "./usageText"
+import { usageText } from "./harnessUsageLine"
 
 /**
  * `pi --mode json -p --no-session`, the prompt on stdin (Pi reads piped stdin as its first message, which also

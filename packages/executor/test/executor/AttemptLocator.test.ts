@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { AttemptLocator, type LocatorWorker } from "@usine/executor/LocalExecutor/AttemptLocator"
+import { AttemptLocator, type LocatorWorker } from "@usine/executor/WorkerExecutor/AttemptLocator"
 import * as LocalTransport from "@usine/executor/LocalTransport"
 import { scopedTempDir } from "../scopedTempDir"
 

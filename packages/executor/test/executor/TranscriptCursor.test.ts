@@ -2,8 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
-import { makeTranscriptCursor } from "../../src/LocalExecutor/TranscriptCursor"
-import { makeRedactor } from "../../src/Redactor"
+import { makeTranscriptCursor } from "../../src/WorkerExecutor/TranscriptCursor"
+import { makeRedactor } from "@usine/core/text/Redactor"
 
 const row = (i: number): TranscriptEntry => ({ kind: "assistant", text: `row ${i}`, at: i })
 

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { isTransient } from "../../src/Harvest/attemptGit"
-import { GitCommandFailed } from "../../src/Workspace/errors"
+import { GitCommandFailed } from "../../src/Workspace/WorkspaceFailures"
 
 const failed = (stderr: string) => new GitCommandFailed({ command: "git push", exitCode: 1, stderr })
 

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BODY_OUTPUT_CHARS, verificationSection } from "../../src/Harvest/verificationSection"
-import { VerifyEntry } from "../../src/LocalExecutor/AttemptJournal"
-import { makeRedactor } from "../../src/Redactor"
+import { VerifyEntry } from "../../src/WorkerExecutor/AttemptJournal"
+import { makeRedactor } from "@usine/core/text/Redactor"
 
 const GHP = `ghp_${"A1b2C3d4E5".repeat(3)}abcdef`
 const redactor = makeRedactor(["the-daemon-secret-value"])

@@ -9,7 +9,7 @@ import { DEFAULT_FORBIDDEN_PATHS } from "../../src/guards/ForbiddenPaths"
 import { guardFailure, runGuards } from "../../src/guards/runGuards"
 import { secretScan } from "../../src/guards/SecretScan"
 import { parseUnifiedDiff } from "../../src/guards/UnifiedDiff"
-import { makeRedactor } from "../../src/Redactor"
+import { makeRedactor } from "@usine/core/text/Redactor"
 
 const TOKEN = `ghp_${"Xy7".repeat(12)}`
 const CONFIGURED = "the-daemons-own-github-token"

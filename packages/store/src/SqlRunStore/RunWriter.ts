@@ -1,5 +1,5 @@
 import { Clock, Effect, Option } from "effect"
-import { RunStateConflict, StaleRunVersion } from "@usine/core/run/errors"
+import { RunStateConflict, StaleRunVersion } from "@usine/core/run/RunWriteRefusals"
 import { Run } from "@usine/core/run/Run"
 import type { Actor } from "@usine/core/run/Transition"
 import type { RunQueries } from "./RunQueries"

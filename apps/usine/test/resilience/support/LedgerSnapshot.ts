@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs"
 import { contentHash } from "@usine/core/content/contentHash"
-import { contextFields } from "@usine/github/contextFields"
-import { type ItemNode, itemFieldsOf, kindOfNode } from "@usine/github/ItemFields"
+import { contextFields } from "@usine/triggers/contextFields"
+import { type ItemNode, itemFieldsOf, kindOfNode } from "@usine/triggers/ItemFields"
 import { createRequire } from "node:module"
 
 /** Just what the suite needs of better-sqlite3, which ships no types of its own. */

@@ -1,0 +1,70 @@
+import { Effect, Layer } from "effect"
+import type { AgentConfig } from "@usine/core/config/AgentConfig"
+import type { UsineConfig } from "@usine/core/config/UsineConfig"
+import { Executor } from "@usine/engine/Executor"
+import * as LocalExecutor from "@usine/executor/WorkerExecutor"
+import { PullRequests } from "@usine/github/PullRequests"
+import { Redactor } from "@usine/core/text/Redactor"
+import { ConfigState } from "../ConfigState"
+import type { StartupPlan } from "../daemon/StartupPlan"
+import { makeWorkerPool, WorkerPool } from "./WorkerPool"
+
+/** Where git clones `owner/name` from, next to the API: github.com, a GitHub Enterprise host, or the emulator. */
+export const cloneUrlOf = (apiUrl: string) => (repository: string): string => {
+  const api = new URL(apiUrl)
+  const web = api.hostname === "api.github.com"
+    ? "https://github.com"
+    : `${api.protocol}//${api.host}${api.pathname.replace(/\/api\/v3\/?$/, "").replace(/\/+$/, "")}`
+  return `${web}/${repository}.git`
+}
+
+/**
+ * The Agents of the configuration in force, looked up at each Attempt, so an Agent added or changed by a reload is
+ * used from the next Attempt on. The executor reads the record by name only.
+ */
+const liveAgents = (current: () => UsineConfig): Readonly<Record<string, AgentConfig>> =>
+  new Proxy({} as Record<string, AgentConfig>, {
+    get: (_, name) => (typeof name === "string" ? current().agents[name] : undefined),
+    has: (_, name) => typeof name === "string" && name in current().agents,
+    ownKeys: () => Object.keys(current().agents),
+    getOwnPropertyDescriptor: (_, name) =>
+      typeof name === "string" && name in current().agents
+        ? { enumerable: true, configurable: true, value: current().agents[name] }
+        : undefined
+  })
+
+/**
+ * The real executor: each configured Worker on its transport (this machine, or an ssh host), pull requests through
+ * the daemon's GitHub client, the daemon's redactor (built from `StartupPlan.secrets`, so it knows the Agents' keys).
+ * Each Worker's root is locked at start; it is opened when first used; `~/` on an ssh Worker is that host's home.
+ * The Workers follow a reload through the `WorkerPool` it also provides (ADR 0052): the executor reads them live,
+ * and each Attempt is counted on its Worker so a removed one keeps its transport and lock until its last Attempt ends.
+ */
+export const ExecutorLayer = (plan: StartupPlan) =>
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const state = yield* ConfigState
+      const redactor = yield* Redactor
+      const { follow, pool, start, workers } = yield* makeWorkerPool(plan)
+      yield* start(plan.config)
+      const local = LocalExecutor.layer({
+        agents: liveAgents(state.unsafeGet),
+        workers,
+        token: plan.token,
+        daemonEnv: plan.env,
+        cloneUrl: cloneUrlOf(plan.config.github.apiUrl),
+        redactor
+      })
+      const followed = Layer.effect(
+        Executor,
+        Effect.map(Executor, (inner) =>
+          Executor.of({
+            ...inner,
+            execute: (request) =>
+              follow(request.reattach ? request.attempt.worker ?? request.worker : request.worker, inner.execute(request))
+          })
+        )
+      ).pipe(Layer.provide(local))
+      return Layer.merge(followed, Layer.succeed(WorkerPool, pool))
+    })
+  ).pipe(Layer.provide(PullRequests.github))

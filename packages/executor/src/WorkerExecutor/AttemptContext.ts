@@ -1,0 +1,109 @@
+import { type Duration, Effect, Either, Option, type Redacted, type Schedule, Schema } from "effect"
+import * as path from "node:path/posix"
+import type { AgentConfig } from "@usine/core/config/AgentConfig"
+import type { WorkerSandbox } from "@usine/core/config/WorkerConfig"
+import type { AttemptRequest } from "@usine/engine/Executor"
+import type * as DurableSession from "../DurableSession"
+import { SessionRecord } from "../DurableSession/SessionRecord"
+import { sessionFiles } from "../DurableSession/sessionFiles"
+import type { Harness } from "../harness/Harness"
+import { attemptGit, harvestRepoOf } from "../Harvest/attemptGit"
+import type { PullRequests } from "@usine/github/PullRequests"
+import type { RedactorService } from "@usine/core/text/Redactor"
+import type { WorkerTransportShape } from "../WorkerTransport"
+import type * as Workspace from "../Workspace"
+import { mirrorFolderName } from "../Workspace/WorkspacePaths"
+import type { AttemptJournal } from "./AttemptJournal"
+import type { TranscriptCursor } from "./TranscriptCursor"
+
+/** One Worker as the executor holds it: its transport, its workspace root, its sessions. */
+export interface WorkerHandle {
+  readonly name: string
+  readonly transport: WorkerTransportShape
+  readonly workspace: Workspace.Workspace
+  readonly sessions: DurableSession.DurableSession
+  /** How its agents and `verify` commands are confined (ADR 0054). */
+  readonly sandbox: WorkerSandbox
+}
+
+/** What every Attempt of this executor shares. */
+export interface ExecutorSettings {
+  readonly token: Redacted.Redacted<string>
+  readonly redactor: RedactorService
+  readonly daemonEnv: Readonly<Record<string, string | undefined>>
+  readonly cloneUrl: (repository: string) => string
+  readonly pollInterval: Duration.DurationInput
+  readonly verifyTimeoutMs: number
+  readonly stopGraceMs: number
+  readonly pullRequests: PullRequests["Type"]
+  /** How a harvest that failed on GitHub (an InfraFailure) is retried in place before the Attempt fails. */
+  readonly harvestRetryPolicy: Schedule.Schedule<unknown>
+}
+
+/** One Attempt being executed or followed again. */
+export interface AttemptContext {
+  readonly settings: ExecutorSettings
+  readonly worker: WorkerHandle
+  readonly request: AttemptRequest
+  readonly agent: AgentConfig
+  readonly harness: Harness
+  readonly attemptDir: string
+  readonly worktree: string
+  readonly journal: AttemptJournal
+  readonly cursor: TranscriptCursor
+}
+
+/** Turn N's own folder (stream, exit status, stdin, inbox, harness files), inside the Attempt's folder. */
+export const turnDir = (attemptDir: string, turn: number): string => path.join(attemptDir, `turn-${turn}`)
+
+/** Where `intervene` drops operator messages for the follower to place in the transcript. */
+export const operatorDir = (attemptDir: string): string => path.join(attemptDir, "operator")
+
+/** The daemon's git for an Attempt: its mirror, its harvest repository, the agent's worktree read as data. */
+export const gitOf = (ctx: {
+  readonly worker: WorkerHandle
+  readonly settings: ExecutorSettings
+  readonly repository: string
+  /** The mirror's path when a record names it; else the Worker root's mirror of the repository. */
+  readonly mirror?: string
+  readonly attemptDir: string
+  readonly worktree: string
+}) =>
+  attemptGit({
+    transport: ctx.worker.transport,
+    root: ctx.worker.workspace.root,
+    mirror:
+      ctx.mirror ??
+      path.join(
+        ctx.worker.workspace.root,
+        "mirrors",
+        Either.getOrThrowWith(mirrorFolderName(ctx.repository), (error) => new Error(error.message))
+      ),
+    worktree: ctx.worktree,
+    harvestRepo: harvestRepoOf(ctx.worker.workspace.root, ctx.attemptDir),
+    cloneUrl: ctx.settings.cloneUrl(ctx.repository),
+    token: ctx.settings.token
+  })
+
+/** The session record of a turn, if its session was started. */
+export const turnSession = (transport: WorkerTransportShape, dir: string) =>
+  transport
+    .readFile(sessionFiles(dir).session)
+    .pipe(
+      Effect.map(
+        Option.flatMap((bytes) => Schema.decodeUnknownOption(Schema.parseJson(SessionRecord))(Buffer.from(bytes).toString("utf8")))
+      )
+    )
+
+/** Every turn folder of an Attempt that holds a session, newest first. */
+export const turnSessions = (transport: WorkerTransportShape, attemptDir: string) =>
+  Effect.gen(function* () {
+    const names = (yield* transport.listDirectory(attemptDir)).filter((name) => /^turn-\d+$/.test(name))
+    names.sort((a, b) => Number(b.slice(5)) - Number(a.slice(5)))
+    const records = yield* Effect.forEach(names, (name) => turnSession(transport, path.join(attemptDir, name)))
+    return records.flatMap(Option.toArray)
+  })
+
+/** The daemon's git for the Attempt in hand. */
+export const gitOfAttempt = (ctx: AttemptContext) =>
+  gitOf({ worker: ctx.worker, settings: ctx.settings, repository: ctx.request.run.repository, attemptDir: ctx.attemptDir, worktree: ctx.worktree })

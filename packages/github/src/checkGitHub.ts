@@ -1,0 +1,49 @@
+import { Data, Duration, Effect, type Redacted } from "effect"
+import { GitHubClient } from "./GitHubClient"
+
+/** How long the start waits for GitHub's first answer. */
+export const GITHUB_CHECK_TIMEOUT = Duration.seconds(15)
+
+/** GitHub could not be reached, or refused the token, when usine started. */
+export class GitHubCheckFailed extends Data.TaggedError("GitHubCheckFailed")<{
+  readonly apiUrl: string
+  readonly reason: "unreachable" | "unauthorized" | "refused"
+  readonly detail: string
+}> {
+  override get message() {
+    switch (this.reason) {
+      case "unreachable":
+        return `cannot reach GitHub at ${this.apiUrl}: ${this.detail} (check github.api_url and the network)`
+      case "unauthorized":
+        return `GitHub at ${this.apiUrl} refused the token (401 Bad credentials): check github.token, github.token_file or GITHUB_TOKEN`
+      case "refused":
+        return `GitHub at ${this.apiUrl} refused GET /user: ${this.detail}`
+    }
+  }
+}
+
+/**
+ * One `GET /user` without retries before anything starts, so a wrong URL or a bad token stops `usine up` at once
+ * with one line instead of a poll loop reporting failures. Returns the account's login.
+ */
+export const checkGitHub = (apiUrl: string, token: Redacted.Redacted<string>) =>
+  Effect.gen(function* () {
+  const client = yield* GitHubClient
+  const response = yield* client.request("GET /user").pipe(
+    Effect.timeoutFail({
+      duration: GITHUB_CHECK_TIMEOUT,
+      onTimeout: () =>
+        new GitHubCheckFailed({ apiUrl, reason: "unreachable", detail: `no answer within ${Duration.format(GITHUB_CHECK_TIMEOUT)}` })
+    }),
+    Effect.mapError((error) =>
+      error._tag === "GitHubCheckFailed"
+        ? error
+        : new GitHubCheckFailed({
+            apiUrl,
+            reason: error._tag === "GitHubUnauthorized" ? "unauthorized" : error._tag === "GitHubUnreachable" ? "unreachable" : "refused",
+            detail: error._tag === "GitHubUnreachable" ? error.detail : error.message
+          })
+    )
+  )
+  return response.data.login
+  }).pipe(Effect.provide(GitHubClient.Default({ token, apiUrl, retries: 0 })), Effect.withSpan("checkGitHub"))
