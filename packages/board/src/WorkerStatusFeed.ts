@@ -15,7 +15,7 @@ export interface WorkerStatus {
   readonly sandbox?: "bubblewrap" | "none" | undefined
 }
 
-/** The Workers' slots, capabilities and health; the app implements it from the StepExecutor and the transports. */
+/** The Workers' slots, capabilities and health; the app implements it from the WorkerSlots and the transports. */
 export class WorkerStatusFeed extends Context.Tag("usine/WorkerStatusFeed")<
   WorkerStatusFeed,
   {

@@ -9,10 +9,10 @@ import type { LoopPolicies } from "./LoopPolicies"
 import { continueWithNewest } from "./RunDriver/continueWithNewest"
 import { type DriverHooks, drive } from "./RunDriver/drive"
 import { Shutdown } from "./Shutdown"
-import { type HeldSlot, StepExecutor } from "./WorkerSlots"
+import { type HeldSlot, WorkerSlots } from "./WorkerSlots"
 import type { TriggerCondition } from "./TriggerCondition"
 
-type DriverServices = RunStore | BrakeStore | Executor | StepExecutor | Shutdown | LoopPolicies | TriggerCondition
+type DriverServices = RunStore | BrakeStore | Executor | WorkerSlots | Shutdown | LoopPolicies | TriggerCondition
 
 /** Answers of the ledger that mean an operator or another fiber changed the Run first. */
 const RUN_CHANGED: ReadonlySet<string> = new Set(["RunStateConflict", "AttemptNotOpen", "RunNotFound", "StaleRunVersion"])
@@ -28,7 +28,7 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
     // Fibers taking up the queued Events of a Loop and Item whose Run closed without doing it (ADR 0050), by pair.
     const pairs = yield* FiberMap.make<string>()
     const bell = new Bell()
-    const steps = yield* StepExecutor
+    const steps = yield* WorkerSlots
     // Run fibers fork from the runtime the driver is built in (its services, logger and clock), as FiberMap.run would
     // from its caller: a fiber then carries neither its caller's spans and annotations nor a context of its own, and a
     // Run queued for a slot needs no runtime kept for it (ADR 0046).
@@ -160,5 +160,5 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
       interruptAll: Effect.zipRight(steps.withdrawAll, Effect.zipRight(FiberMap.clear(pairs), FiberMap.clear(fibers)))
     } as const
   }),
-  dependencies: [StepExecutor.Default, Shutdown.Default]
+  dependencies: [WorkerSlots.Default, Shutdown.Default]
 }) {}

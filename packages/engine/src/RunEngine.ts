@@ -14,7 +14,7 @@ import { RunDriver } from "./RunDriver"
 import { approvalTimer } from "./RunEngine/approvalTimer"
 import { LoopNotConfigured, LoopPaused } from "./RunEngine/OperatorRefusals"
 import { type CapTarget, raiseDailyCap } from "./RunEngine/raiseDailyCap"
-import { RECONCILE_INTERVAL, reconcile, recoverWorkspaces } from "./RunEngine/reconcile"
+import { RECONCILE_INTERVAL, reconcile, recoverOpenRunWorkspaces } from "./RunEngine/reconcile"
 import { Shutdown } from "./Shutdown"
 
 /**
@@ -167,7 +167,7 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
       return end
     })
 
-    yield* recoverWorkspaces().pipe(Effect.provide(context))
+    yield* recoverOpenRunWorkspaces().pipe(Effect.provide(context))
     yield* reconcileNow
     yield* Effect.sleep(RECONCILE_INTERVAL).pipe(
       Effect.zipRight(reconcileNow),

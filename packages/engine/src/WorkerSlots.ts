@@ -62,7 +62,7 @@ export const capableWorkers = (
  * later Event overtakes an earlier one that could use the same Worker. A waiter is plain data, not a fiber: the
  * driver queues a Run with `request` and forks its fiber when the slot is granted (ADR 0046).
  */
-export class StepExecutor extends Effect.Service<StepExecutor>()("usine/StepExecutor", {
+export class WorkerSlots extends Effect.Service<WorkerSlots>()("usine/WorkerSlots", {
   effect: Effect.gen(function*() {
     const policies = yield* LoopPolicies
     // The Workers in force: those of the policies at start, then each set given to `setWorkers` (a reload).
@@ -178,7 +178,7 @@ export class StepExecutor extends Effect.Service<StepExecutor>()("usine/StepExec
     })
 
     /** Waits in this fiber for a slot on a Worker that can run the Run; the slot is released when the scope closes. */
-    const reserve = Effect.fn("StepExecutor.reserve")(function*(
+    const reserve = Effect.fn("WorkerSlots.reserve")(function*(
       run: SlotRun,
       prefer?: string
     ) {

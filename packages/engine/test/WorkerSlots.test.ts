@@ -3,7 +3,7 @@ import { Deferred, Effect, Either, Fiber, Layer } from "effect"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { AttemptPolicy } from "@usine/engine/Executor"
 import { type LoopPolicy, LoopPolicies } from "@usine/engine/LoopPolicies"
-import { StepExecutor } from "@usine/engine/WorkerSlots"
+import { WorkerSlots } from "@usine/engine/WorkerSlots"
 import { settle, until } from "./support/settle"
 
 const attempt: AttemptPolicy = {
@@ -30,7 +30,7 @@ const Policies = LoopPolicies.layer({
     { name: "w2", maxConcurrentAttempts: 1, agents: ["codex", "claude"] }
   ]
 })
-const TestLayer = StepExecutor.Default.pipe(Layer.provide(Policies))
+const TestLayer = WorkerSlots.Default.pipe(Layer.provide(Policies))
 
 const run = (id: string, loop: string, receivedAt: number, agent = "codex") => ({
   id: id as RunId,
@@ -42,7 +42,7 @@ const run = (id: string, loop: string, receivedAt: number, agent = "codex") => (
 /** Reserves in the background; the slot is held until `release` is called. */
 const hold = (r: ReturnType<typeof run>, granted: Array<string>, prefer?: string) =>
   Effect.gen(function*() {
-    const steps = yield* StepExecutor
+    const steps = yield* WorkerSlots
     const released = yield* Deferred.make<void>()
     const fiber = yield* Effect.scoped(
       steps.reserve(r, prefer).pipe(
@@ -54,10 +54,10 @@ const hold = (r: ReturnType<typeof run>, granted: Array<string>, prefer?: string
     return { release: Deferred.succeed(released, undefined).pipe(Effect.zipRight(Fiber.join(fiber))), fiber }
   })
 
-describe("StepExecutor", () => {
+describe("WorkerSlots", () => {
   it.effect("serves slots in Event receipt order across Loops and Workers", () =>
     Effect.gen(function*() {
-      const steps = yield* StepExecutor
+      const steps = yield* WorkerSlots
       const granted: Array<string> = []
       const first = yield* hold(run("r0", "build", 0), granted)
       const second = yield* hold(run("r1", "build", 1), granted)
@@ -84,7 +84,7 @@ describe("StepExecutor", () => {
 
   it.effect("places a Run only on a Worker that has its Agent, within its Loop's Workers", () =>
     Effect.gen(function*() {
-      const steps = yield* StepExecutor
+      const steps = yield* WorkerSlots
       const missing = yield* Effect.scoped(steps.reserve(run("x", "build", 0, "pi"))).pipe(Effect.either)
       assert.isTrue(Either.isLeft(missing))
       if (Either.isLeft(missing)) assert.strictEqual(missing.left.agent, "pi")
@@ -99,7 +99,7 @@ describe("StepExecutor", () => {
 
   it.effect("an interrupted reservation leaves the queue and a granted one gives its slot back", () =>
     Effect.gen(function*() {
-      const steps = yield* StepExecutor
+      const steps = yield* WorkerSlots
       const granted: Array<string> = []
       const w1 = yield* hold(run("a", "build", 0), granted, "w1")
       const w2 = yield* hold(run("b", "build", 1), granted, "w2")
@@ -135,14 +135,14 @@ describe("StepExecutor", () => {
     })
 
     /** Slots in use and the queue, with the Run ids as plain strings. */
-    const usage = Effect.map(StepExecutor, (steps) => steps.usage).pipe(
+    const usage = Effect.map(WorkerSlots, (steps) => steps.usage).pipe(
       Effect.flatten,
       Effect.map((u) => ({ inUse: u.inUse, waiting: u.waiting.map(String) }))
     )
 
     it.effect("a raised capacity grants the queued requests at once, in receipt order", () =>
       Effect.gen(function*() {
-        const steps = yield* StepExecutor
+        const steps = yield* WorkerSlots
         yield* steps.setWorkers([w("w1", 1)])
         const granted: Array<string> = []
         const first = yield* hold(run("r0", "build", 0), granted)
@@ -161,7 +161,7 @@ describe("StepExecutor", () => {
 
     it.effect("a lowered capacity lets running slots finish and grants none until usage is under it", () =>
       Effect.gen(function*() {
-        const steps = yield* StepExecutor
+        const steps = yield* WorkerSlots
         yield* steps.setWorkers([w("w1", 3)])
         const granted: Array<string> = []
         const a = yield* hold(run("a", "build", 0), granted)
@@ -181,7 +181,7 @@ describe("StepExecutor", () => {
 
     it.effect("a removed Worker grants nothing new; the slot held on it is released when its Attempt ends", () =>
       Effect.gen(function*() {
-        const steps = yield* StepExecutor
+        const steps = yield* WorkerSlots
         const granted: Array<string> = []
         const onW1 = yield* hold(run("a", "build", 0), granted, "w1")
         const onW2 = yield* hold(run("b", "build", 1), granted, "w2")
@@ -202,7 +202,7 @@ describe("StepExecutor", () => {
 
     it.effect("a request waiting when a Worker is added is granted on it", () =>
       Effect.gen(function*() {
-        const steps = yield* StepExecutor
+        const steps = yield* WorkerSlots
         const granted: Array<string> = []
         yield* steps.setWorkers([w("w1", 1)])
         const busy = yield* hold(run("a", "build", 0), granted)

@@ -23,7 +23,7 @@ import { makeRedactor, type RedactorService } from "@usine/core/text/Redactor"
 import type { WorkerTransportShape } from "./WorkerTransport"
 
 /** A Worker this executor runs Attempts on: the local machine now, an SSH host with the same contract later. */
-export interface LocalExecutorWorker {
+export interface ExecutorWorker {
   readonly transport: WorkerTransportShape
   /** Where workspaces live on that host (`mirrors/`, `attempts/`, lent `credentials/`). */
   readonly root: string
@@ -32,9 +32,9 @@ export interface LocalExecutorWorker {
 }
 
 /** What the app hands the executor from usine.yaml and the environment; the executor reads no config itself. */
-export interface LocalExecutorOptions {
+export interface WorkerExecutorOptions {
   readonly agents: Readonly<Record<string, AgentConfig>>
-  readonly workers: Readonly<Record<string, LocalExecutorWorker>>
+  readonly workers: Readonly<Record<string, ExecutorWorker>>
   /** usine's GitHub token: lent to git for fetch and push, never given to an agent. */
   readonly token: Redacted.Redacted<string>
   /** The clone URL of `owner/name`, without credentials. */
@@ -69,7 +69,7 @@ const failedWith = (failure: AttemptFailure) => new AttemptFailed({ failure })
  * the workspace, runs the agent as a durable session, verifies, harvests, and salvages a failure's work;
  * interrupting it only detaches. The Attempt's journal on the Worker makes every step resumable.
  */
-export const make = (options: LocalExecutorOptions) =>
+export const make = (options: WorkerExecutorOptions) =>
   Effect.gen(function* () {
     const pullRequests = yield* PullRequests
     const settings: ExecutorSettings = {
@@ -130,7 +130,7 @@ export const make = (options: LocalExecutorOptions) =>
         Effect.annotateLogs({ runId: request.run.id, loop: request.run.loop, attemptId: request.attempt.id })
       )
 
-    const execute = Effect.fn("LocalExecutor.execute")(function* (request: AttemptRequest) {
+    const execute = Effect.fn("WorkerExecutor.execute")(function* (request: AttemptRequest) {
       const workerName = request.reattach ? request.attempt.worker ?? request.worker : request.worker
       locator.place(request.attempt.id, workerName)
       const fiber = yield* FiberMap.run(running, request.attempt.id, work(request, workerName))
@@ -143,7 +143,7 @@ export const make = (options: LocalExecutorOptions) =>
       return failedWith(new DefectFailure({ reason: "the executor failed", evidence: Cause.pretty(exit.cause) }))
     })
 
-    const cancel = Effect.fn("LocalExecutor.cancel")(function* (attemptId: AttemptId) {
+    const cancel = Effect.fn("WorkerExecutor.cancel")(function* (attemptId: AttemptId) {
       yield* FiberMap.remove(running, attemptId)
       const found = yield* locator.find(attemptId)
       if (Option.isNone(found)) return Option.none<StepResult>()
@@ -176,4 +176,4 @@ export const make = (options: LocalExecutorOptions) =>
   })
 
 /** The executor as the engine's `Executor`, needing the pull requests port (`PullRequests.github`). */
-export const layer = (options: LocalExecutorOptions): Layer.Layer<Executor, never, PullRequests> => Layer.scoped(Executor, make(options))
+export const layer = (options: WorkerExecutorOptions): Layer.Layer<Executor, never, PullRequests> => Layer.scoped(Executor, make(options))

@@ -67,7 +67,7 @@ const sessionsOf = (transport: WorkerTransportShape, attemptDir: string) =>
  * one goes through `salvage` (which answers whether it saved anything, for instance by pushing a salvage branch)
  * and is then removed with its worktree. A failed salvage leaves the folder for the next recovery.
  */
-export const recoverWorkspaces = <E>(options: {
+export const recoverWorkerRoot = <E>(options: {
   readonly transport: WorkerTransportShape
   readonly workspace: Workspace
   readonly salvage: (left: LeftWorkspace) => Effect.Effect<boolean, E>

@@ -4,7 +4,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import * as DurableSession from "../src/DurableSession"
 import * as LocalTransport from "../src/LocalTransport"
-import { type LeftWorkspace, recoverWorkspaces } from "../src/recoverWorkerRoot"
+import { type LeftWorkspace, recoverWorkerRoot } from "../src/recoverWorkerRoot"
 import * as Workspace from "../src/Workspace"
 import { makeOrigin } from "./gitOrigin"
 import { scopedTempDir } from "./scopedTempDir"
@@ -13,7 +13,7 @@ const transport = LocalTransport.make()
 const sessions = DurableSession.make(transport)
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" }
 
-describe("recoverWorkspaces", () => {
+describe("recoverWorkerRoot", () => {
   it.scopedLive("keeps live sessions, salvages then removes the rest, and keeps what failed to salvage", () =>
     Effect.gen(function* () {
       const dir = yield* scopedTempDir()
@@ -42,7 +42,7 @@ describe("recoverWorkspaces", () => {
       const unlucky = yield* left("dd/main/1")
 
       const seen: Array<LeftWorkspace> = []
-      const recovery = yield* recoverWorkspaces({
+      const recovery = yield* recoverWorkerRoot({
         transport,
         workspace,
         salvage: (entry) => {
@@ -104,7 +104,7 @@ describe("recoverWorkspaces", () => {
       )
       fs.rmSync(path.join(unrecorded.attemptDir, "turn-2", "session.json"))
 
-      const recovery = yield* recoverWorkspaces({ transport, workspace, salvage: () => Effect.succeed(false) })
+      const recovery = yield* recoverWorkerRoot({ transport, workspace, salvage: () => Effect.succeed(false) })
       assert.deepStrictEqual(recovery, { kept: [turned.attemptDir, unrecorded.attemptDir], salvaged: [], removed: [], failed: [] })
       assert.isTrue(yield* sessions.isLive(running.record))
       assert.isTrue(yield* sessions.isLive(lost.record))

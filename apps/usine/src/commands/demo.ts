@@ -13,7 +13,7 @@ import { demoBanner } from "../demo/demoBanner"
 import { demoConfig } from "../demo/demoConfig"
 import { openPullRequests } from "../demo/openPullRequests"
 import { DEMO_REPOSITORY, seedDemo } from "../demo/seedDemo"
-import { ExecutorLayer } from "../layers/WorkerExecutorLayer"
+import { WorkerExecutorLayer } from "../layers/WorkerExecutorLayer"
 import { LoggingLayer } from "../layers/LoggingLayer"
 
 /** Asks the daemon to drain once `count` pull requests are open on the demo repository. */
@@ -88,7 +88,7 @@ export const demo = Command.make(
       const exitAfter = Option.getOrUndefined(options.exitAfter)
       yield* serveDaemon({
         plan,
-        executor: ExecutorLayer(plan),
+        executor: WorkerExecutorLayer(plan),
         alongside: (services, boardUrl) =>
           Effect.all(
             [

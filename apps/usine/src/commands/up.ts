@@ -5,7 +5,7 @@ import { makeRedactor } from "@usine/core/text/Redactor"
 import { planStartup } from "../daemon/StartupPlan"
 import { serveDaemon } from "../daemon/serveDaemon"
 import { startupFailed } from "../daemon/startupFailed"
-import { ExecutorLayer } from "../layers/WorkerExecutorLayer"
+import { WorkerExecutorLayer } from "../layers/WorkerExecutorLayer"
 import { LoggingLayer } from "../layers/LoggingLayer"
 
 export const configOption = Options.file("config").pipe(
@@ -27,7 +27,7 @@ export const up = Command.make("up", { config: configOption, jsonLogs: jsonLogsO
   Effect.gen(function* () {
     const plan = yield* planStartup(config)
     const redactor = makeRedactor(plan.secrets)
-    yield* serveDaemon({ plan, executor: ExecutorLayer(plan) }).pipe(
+    yield* serveDaemon({ plan, executor: WorkerExecutorLayer(plan) }).pipe(
       Effect.provide(
         LoggingLayer({ json: jsonLogs, stdout: "all", folder: join(dirname(plan.ledgerFile), "logs"), redact: redactor.redact })
       )

@@ -8,7 +8,7 @@ import { GitHubLayer } from "../layers/GitHubLayer"
 import { LedgerLayer } from "../layers/LedgerLayer"
 import { TriggersLayer } from "../layers/TriggersLayer"
 import { WorkersReloadLayer } from "../layers/WorkersReloadLayer"
-import { loggedExecutor } from "./logAttempts"
+import { logAttempts } from "./logAttempts"
 import type { StartupPlan } from "./StartupPlan"
 
 /**
@@ -20,7 +20,7 @@ export const DaemonLayer = <E, R>(plan: StartupPlan, executor: Layer.Layer<Execu
   BoardLayer.pipe(
     Layer.provideMerge(TriggersLayer),
     Layer.provideMerge(WorkersReloadLayer(plan.configFile).pipe(Layer.provideMerge(EngineLayer))),
-    Layer.provideMerge(loggedExecutor(executor)),
+    Layer.provideMerge(logAttempts(executor)),
     Layer.provideMerge(GitHubLayer({ token: plan.token, apiUrl: plan.config.github.apiUrl })),
     Layer.provideMerge(
       Layer.mergeAll(ConfigState.layer(plan.config), Redactor.layer(plan.secrets), LedgerLayer(plan.ledgerFile))

@@ -1,14 +1,14 @@
 import { Effect, Layer } from "effect"
 import { WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
-import { StepExecutor } from "@usine/engine/WorkerSlots"
+import { WorkerSlots } from "@usine/engine/WorkerSlots"
 import { ConfigState } from "../ConfigState"
 import { workerSpecsOf } from "../layers/PoliciesLayer"
 
 /** The Workers page: each configured Worker with the slots the engine has taken on it, the Agents it runs, its sandbox. */
-export const DaemonWorkerStatusFeed: Layer.Layer<WorkerStatusFeed, never, StepExecutor | ConfigState> = Layer.effect(
+export const DaemonWorkerStatusFeed: Layer.Layer<WorkerStatusFeed, never, WorkerSlots | ConfigState> = Layer.effect(
   WorkerStatusFeed,
   Effect.gen(function* () {
-    const steps = yield* StepExecutor
+    const steps = yield* WorkerSlots
     const state = yield* ConfigState
     return {
       workers: Effect.gen(function* () {

@@ -17,7 +17,7 @@ const describe = (outcome: AttemptOutcome): string => {
  * The executor with a log line when an Attempt starts (or is followed again) and when it ends, each annotated with its
  * Run, Loop and Item: the operator's trail of what ran where, in the daemon's log.
  */
-export const loggedExecutor = <A, E, R>(executor: Layer.Layer<A | Executor, E, R>): Layer.Layer<A | Executor, E, R> =>
+export const logAttempts = <A, E, R>(executor: Layer.Layer<A | Executor, E, R>): Layer.Layer<A | Executor, E, R> =>
   Layer.effect(
     Executor,
     Effect.map(Executor, (inner) =>
@@ -36,4 +36,4 @@ export const loggedExecutor = <A, E, R>(executor: Layer.Layer<A | Executor, E, R
         }
       })
     )
-  ).pipe(Layer.provideMerge(executor)) // keeps what else the executor layer provides (ExecutorLayer's WorkerPool)
+  ).pipe(Layer.provideMerge(executor)) // keeps what else the executor layer provides (WorkerExecutorLayer's WorkerPool)

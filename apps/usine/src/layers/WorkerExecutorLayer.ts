@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import type { AgentConfig } from "@usine/core/config/AgentConfig"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import { Executor } from "@usine/engine/Executor"
-import * as LocalExecutor from "@usine/executor/WorkerExecutor"
+import * as WorkerExecutor from "@usine/executor/WorkerExecutor"
 import { PullRequests } from "@usine/github/PullRequests"
 import { Redactor } from "@usine/core/text/Redactor"
 import { ConfigState } from "../ConfigState"
@@ -40,14 +40,14 @@ const liveAgents = (current: () => UsineConfig): Readonly<Record<string, AgentCo
  * The Workers follow a reload through the `WorkerPool` it also provides (ADR 0052): the executor reads them live,
  * and each Attempt is counted on its Worker so a removed one keeps its transport and lock until its last Attempt ends.
  */
-export const ExecutorLayer = (plan: StartupPlan) =>
+export const WorkerExecutorLayer = (plan: StartupPlan) =>
   Layer.unwrapScoped(
     Effect.gen(function* () {
       const state = yield* ConfigState
       const redactor = yield* Redactor
       const { follow, pool, start, workers } = yield* makeWorkerPool(plan)
       yield* start(plan.config)
-      const local = LocalExecutor.layer({
+      const local = WorkerExecutor.layer({
         agents: liveAgents(state.unsafeGet),
         workers,
         token: plan.token,

@@ -2,7 +2,7 @@ import { Context, Effect, ExecutionStrategy, Exit, Scope } from "effect"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import type { WorkerConfig, WorkerSandbox } from "@usine/core/config/WorkerConfig"
 import * as LocalTransport from "@usine/executor/LocalTransport"
-import type { LocalExecutorWorker } from "@usine/executor/WorkerExecutor"
+import type { ExecutorWorker } from "@usine/executor/WorkerExecutor"
 import { probeSandbox, SandboxUnavailable } from "@usine/executor/Sandbox"
 import * as SshTransport from "@usine/executor/SshTransport"
 import type { WorkerTransportShape } from "@usine/executor/WorkerTransport"
@@ -17,7 +17,7 @@ export interface WorkersReconciled {
 
 /**
  * The Workers the executor runs on, opened by the app (transport, `/proc` probe, root lock) and changed by a reload
- * (ADR 0052). Only `ExecutorLayer` provides it; a daemon wired with another executor has none.
+ * (ADR 0052). Only `WorkerExecutorLayer` provides it; a daemon wired with another executor has none.
  */
 export class WorkerPool extends Context.Tag("usine/WorkerPool")<
   WorkerPool,
@@ -27,7 +27,7 @@ export class WorkerPool extends Context.Tag("usine/WorkerPool")<
   }
 >() {}
 
-interface Entry extends LocalExecutorWorker {
+interface Entry extends ExecutorWorker {
   readonly name: string
   /** Changed in place by a reload: the next Attempt on it is confined (or not) accordingly. */
   sandbox: WorkerSandbox
@@ -131,7 +131,7 @@ export const makeWorkerPool = (plan: StartupPlan) =>
       return undefined
     }
 
-    const workers: Readonly<Record<string, LocalExecutorWorker>> = new Proxy({} as Record<string, LocalExecutorWorker>, {
+    const workers: Readonly<Record<string, ExecutorWorker>> = new Proxy({} as Record<string, ExecutorWorker>, {
       get: (_, name) => (typeof name === "string" ? lookup(name) : undefined),
       has: (_, name) => typeof name === "string" && lookup(name) !== undefined,
       ownKeys: () => [...new Set([...current.keys(), ...[...retiring].map((e) => e.name)])],

@@ -1,5 +1,5 @@
 import { Effect, Layer, Stream } from "effect"
-import { StepExecutor } from "@usine/engine/WorkerSlots"
+import { WorkerSlots } from "@usine/engine/WorkerSlots"
 import { ConfigState } from "../ConfigState"
 import { workerSpecsOf } from "./PoliciesLayer"
 import { WorkerPool } from "./WorkerPool"
@@ -14,10 +14,10 @@ const WORKER_NOT_OPENED = "a Worker of the configuration could not be opened; th
  * configuration (the log and Needs you) and left out; the rest of the reload applies. Without a `WorkerPool` (a
  * daemon wired with another executor) the slots follow the configuration as it is.
  */
-export const WorkersReloadLayer = (configFile: string): Layer.Layer<never, never, StepExecutor | ConfigState> =>
+export const WorkersReloadLayer = (configFile: string): Layer.Layer<never, never, WorkerSlots | ConfigState> =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
-      const steps = yield* StepExecutor
+      const steps = yield* WorkerSlots
       const state = yield* ConfigState
       const pool = yield* Effect.serviceOption(WorkerPool)
       yield* state.changes.pipe(

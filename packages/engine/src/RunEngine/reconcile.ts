@@ -42,7 +42,7 @@ export const reconcile = Effect.fn("RunEngine.reconcile")(function*() {
 })
 
 /** Before the first reconcile: the executor salvages or removes what an earlier process left, keeping live sessions. */
-export const recoverWorkspaces = Effect.fn("RunEngine.recoverWorkspaces")(function*() {
+export const recoverOpenRunWorkspaces = Effect.fn("RunEngine.recoverOpenRunWorkspaces")(function*() {
   const store = yield* RunStore
   const executor = yield* Executor
   const live: Array<Attempt> = []

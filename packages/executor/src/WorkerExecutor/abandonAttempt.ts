@@ -12,7 +12,7 @@ import { type ExecutorSettings, gitOf, turnSessions, type WorkerHandle } from ".
  * session of its turns (SIGTERM, then SIGKILL to the whole group), then salvages the worktree's work unless
  * the Attempt already succeeded. The caller removes the folder once this succeeded.
  */
-export const abandonAttempt = Effect.fn("LocalExecutor.abandon")(function* (
+export const abandonAttempt = Effect.fn("WorkerExecutor.abandon")(function* (
   settings: ExecutorSettings,
   worker: WorkerHandle,
   attemptDir: string

@@ -38,5 +38,5 @@ export const deliverIntervention = (locator: AttemptLocator, attemptId: string, 
       HostOperationFailed: () => new SessionGone({ attemptId }),
       HostCommandTimedOut: () => new SessionGone({ attemptId })
     }),
-    Effect.withSpan("LocalExecutor.intervene")
+    Effect.withSpan("WorkerExecutor.intervene")
   )

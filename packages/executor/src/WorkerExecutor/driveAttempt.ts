@@ -90,7 +90,7 @@ const recorded = <A extends JournalEntry, E>(ctx: AttemptContext, stored: Option
  * restart at the step where the last process stopped, and replays the transcript up to there (ADR 0023).
  * Transport errors escape, for the caller to retry the whole replay.
  */
-export const driveAttempt = Effect.fn("LocalExecutor.drive")(function* (ctx: AttemptContext) {
+export const driveAttempt = Effect.fn("WorkerExecutor.drive")(function* (ctx: AttemptContext) {
   const { cursor, journal, request } = ctx
   cursor.rewind()
   const begin = journal.find("begin", () => true)

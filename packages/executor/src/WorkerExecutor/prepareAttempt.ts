@@ -66,7 +66,7 @@ const targets = (settings: ExecutorSettings, request: AttemptRequest) =>
  * the base (or at the newest salvage of the Run, or the Run's branch, for a later Attempt), and the journal's
  * first entry says so. From then on the folder is kept even if this process stops: it is the Attempt's state.
  */
-export const prepareAttempt = Effect.fn("LocalExecutor.prepare")(function* (input: {
+export const prepareAttempt = Effect.fn("WorkerExecutor.prepare")(function* (input: {
   readonly settings: ExecutorSettings
   readonly worker: WorkerHandle
   readonly request: AttemptRequest

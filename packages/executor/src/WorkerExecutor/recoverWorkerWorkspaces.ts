@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import * as path from "node:path/posix"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import type { RecoveryReport } from "@usine/engine/Executor"
-import { recoverWorkspaces } from "../recoverWorkerRoot"
+import { recoverWorkerRoot } from "../recoverWorkerRoot"
 import { abandonAttempt } from "./abandonAttempt"
 import type { ExecutorSettings } from "./AttemptContext"
 import type { AttemptLocator } from "./AttemptLocator"
@@ -35,7 +35,7 @@ export const recoverWorkerWorkspaces = (settings: ExecutorSettings, locator: Att
       }
       const ids = new Map<string, string>()
       const idOf = (dir: string) => ids.get(dir) ?? path.basename(dir)
-      const recovery = yield* recoverWorkspaces({
+      const recovery = yield* recoverWorkerRoot({
         transport: worker.value.transport,
         workspace: {
           ...worker.value.workspace,
@@ -56,4 +56,4 @@ export const recoverWorkerWorkspaces = (settings: ExecutorSettings, locator: Att
       report.removed.push(...recovery.removed.map(idOf))
     }
     return report satisfies RecoveryReport
-  }).pipe(Effect.withSpan("LocalExecutor.recoverWorkspaces"))
+  }).pipe(Effect.withSpan("WorkerExecutor.recoverWorkerWorkspaces"))

@@ -4,7 +4,7 @@ import { openJournal, readJournal } from "./AttemptJournal"
 import type { WorkerHandle } from "./AttemptContext"
 
 /** A live Attempt's folder and journal, for a follower that reattaches after a detach or a restart. */
-export const resumeAttempt = Effect.fn("LocalExecutor.resume")(function* (worker: WorkerHandle, attemptId: string) {
+export const resumeAttempt = Effect.fn("WorkerExecutor.resume")(function* (worker: WorkerHandle, attemptId: string) {
   const { attemptDir, worktree } = yield* worker.workspace.locate(attemptId)
   const entries = yield* readJournal(worker.transport, attemptDir)
   if (Option.isNone(entries)) {

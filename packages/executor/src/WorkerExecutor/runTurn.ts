@@ -78,7 +78,7 @@ const startTurn = (ctx: AttemptContext, turn: TurnEntry, dir: string) =>
  * are placed at the line count where the follower first saw them, and replayed at that place. A turn that
  * already ended is read only up to the line count its end entry recorded.
  */
-export const runTurn = Effect.fn("LocalExecutor.runTurn")(function* (
+export const runTurn = Effect.fn("WorkerExecutor.runTurn")(function* (
   ctx: AttemptContext,
   turn: TurnEntry
 ): Effect.fn.Return<AttemptFailure | undefined, TransportError | DefectFailure> {

@@ -37,5 +37,5 @@ export const salvageEarlierAttempts = (settings: ExecutorSettings, worker: Worke
     Effect.catchAll((error) => Effect.logWarning("the Worker's earlier Attempt folders could not be read").pipe(
       Effect.annotateLogs({ error: String(error) })
     )),
-    Effect.withSpan("LocalExecutor.salvageEarlierAttempts")
+    Effect.withSpan("WorkerExecutor.salvageEarlierAttempts")
   )

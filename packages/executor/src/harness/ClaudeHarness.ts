@@ -8,7 +8,7 @@ import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
 import { toolCallText } from "./toolCallText"
 import { truncate } from "./truncate"
-import { usageText } from "./harnessUsageLine"
+import { harnessUsageLine } from "./harnessUsageLine"
 
 /**
  * `claude -p --output-format stream-json --verbose`, the prompt on stdin. Permissions are skipped like Codex's
@@ -91,7 +91,7 @@ const claudeParser = (): StreamParser => {
       cachedInputTokens: cached,
       ...(typeof e["total_cost_usd"] === "number" ? { costUsd: e["total_cost_usd"] } : {})
     }
-    const rows: Array<TranscriptEntry> = [{ kind: "usage", text: usageText(usage), usage, at }]
+    const rows: Array<TranscriptEntry> = [{ kind: "usage", text: harnessUsageLine(usage), usage, at }]
     if (e["is_error"] !== true) return rows
     const subtype = str(e["subtype"]) ?? "error"
     const errors = arr(e["errors"]).filter((x): x is string => typeof x === "string")

@@ -9,7 +9,7 @@ import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
 import { toolCallText } from "./toolCallText"
 import { truncate } from "./truncate"
-import { usageText } from "./harnessUsageLine"
+import { harnessUsageLine } from "./harnessUsageLine"
 
 /** What Codex prints instead of the provider's own answer once a 5xx has outlasted its retries. */
 const HIGH_DEMAND = /currently experiencing high demand/i
@@ -144,7 +144,7 @@ const codexParser = (): StreamParser => {
         total.cachedInputTokens += num(usage["cached_input_tokens"])
         total.outputTokens += num(usage["output_tokens"])
         const snapshot: Usage = { ...total }
-        return [{ kind: "usage", text: usageText(snapshot), usage: snapshot, at }]
+        return [{ kind: "usage", text: harnessUsageLine(snapshot), usage: snapshot, at }]
       }
       case "turn.failed": {
         const message = str(obj(e["error"])["message"]) ?? "turn failed"

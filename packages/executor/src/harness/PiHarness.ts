@@ -9,7 +9,7 @@ import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
 import { toolCallText } from "./toolCallText"
 import { truncate } from "./truncate"
-import { usageText } from "./harnessUsageLine"
+import { harnessUsageLine } from "./harnessUsageLine"
 
 /**
  * `pi --mode json -p --no-session`, the prompt on stdin (Pi reads piped stdin as its first message, which also
@@ -120,7 +120,7 @@ const piParser = (): StreamParser => {
     total.outputTokens += num(u["output"])
     total.costUsd += num(obj(u["cost"])["total"])
     const usage: Usage = { ...total }
-    rows.push({ kind: "usage", text: usageText(usage), usage, at })
+    rows.push({ kind: "usage", text: harnessUsageLine(usage), usage, at })
     const stop = message["stopReason"]
     if (stop === "error") {
       const reported = str(message["errorMessage"]) ?? "the model request failed"

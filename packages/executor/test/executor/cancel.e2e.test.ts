@@ -21,7 +21,7 @@ const until = (ready: () => boolean, what: string, ms = 15_000) =>
 
 const sessionOf = (handle: string | undefined) => Schema.decodeSync(Schema.parseJson(SessionRecord))(handle ?? "")
 
-describe("LocalExecutor cancel and salvage", () => {
+describe("WorkerExecutor cancel and salvage", () => {
   it.scopedLive(
     "a detached Attempt keeps running; cancel then leaves no process of its group, the salvage branch holds the work, and the operator's retry starts from it",
     () =>

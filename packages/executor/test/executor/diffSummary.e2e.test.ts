@@ -16,7 +16,7 @@ const pushToMain = (t: Effect.Effect.Success<ReturnType<typeof setup>>, files: R
     yield* runGit(["-C", clone, "push", "-q", "origin", "main"])
   }).pipe(Effect.orDie)
 
-describe("LocalExecutor counts what an Attempt changed", () => {
+describe("WorkerExecutor counts what an Attempt changed", () => {
   it.scopedLive(
     "a rename, an edit, a deletion, a binary file and paths with a space and a newline, as git counts them",
     () =>

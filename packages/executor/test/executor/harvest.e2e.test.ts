@@ -4,7 +4,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { GitHubSim } from "@usine/github-sim/GitHubSim"
-import * as LocalExecutor from "../../src/WorkerExecutor"
+import * as WorkerExecutor from "../../src/WorkerExecutor"
 import { PullRequests } from "@usine/github/PullRequests"
 import * as SshTransport from "../../src/SshTransport"
 import { scopedTempDir } from "../scopedTempDir"
@@ -12,7 +12,7 @@ import { makeAttempt, makeRun, policy, pushBranch, recorder, REPOSITORY, scripte
 
 const E2E_TIMEOUT = 60_000
 
-describe("LocalExecutor against the GitHub emulator", () => {
+describe("WorkerExecutor against the GitHub emulator", () => {
   it.scopedLive(
     "verification fails once, the agent fixes it after feedback, the daemon pushes, and one pull request exists",
     () =>
@@ -173,7 +173,7 @@ describe("LocalExecutor against the GitHub emulator", () => {
   )
 })
 
-describe("LocalExecutor on pull requests", () => {
+describe("WorkerExecutor on pull requests", () => {
   it.scopedLive(
     "a pull-request Loop works on the pull request's head and pushes back to its branch, opening none",
     () =>
@@ -246,7 +246,7 @@ describe("LocalExecutor on pull requests", () => {
           destination: "127.0.0.1",
           sshOptions: ["-p", "1", "-o", "ConnectTimeout=3", "-o", "UserKnownHostsFile=/dev/null"]
         })
-        const remote = yield* LocalExecutor.make({ ...t.executorOptions, workers: { remote: { transport: ssh, root: "/tmp/usine-unreachable" } } }).pipe(
+        const remote = yield* WorkerExecutor.make({ ...t.executorOptions, workers: { remote: { transport: ssh, root: "/tmp/usine-unreachable" } } }).pipe(
           Effect.provideService(PullRequests, t.pullRequests)
         )
         const away = makeRun("edit")

@@ -14,7 +14,7 @@ const verifyPolicy = policy({ verify: ["grep -q fixed status.txt"], verifyRounds
 const normalized = (rows: ReadonlyArray<TranscriptEntry>, run: Run) =>
   rows.map((row) => `${row.kind}: ${row.text.replaceAll(run.id.slice(0, 8), "RUN").replace(/at [0-9a-f]{8} /, "at SHA ").replace(/#\d+/g, "#N")}`)
 
-describe("LocalExecutor reattach", () => {
+describe("WorkerExecutor reattach", () => {
   it.scopedLive(
     "detached at any step and followed again by another daemon, an Attempt's transcript is the one it would have had uninterrupted",
     () =>

@@ -37,7 +37,7 @@ const startDaemon = (input: object) =>
     ({ child }) => Effect.sync(() => void (child.exitCode === null && child.signalCode === null && child.kill("SIGKILL")))
   )
 
-describe("LocalExecutor across a daemon restart", () => {
+describe("WorkerExecutor across a daemon restart", () => {
   it.scopedLive(
     "SIGKILL of the daemon while the agent runs: the next one reattaches, with no gap and no duplicate row, and one pull request results",
     () =>

@@ -5,7 +5,7 @@ import * as path from "node:path"
 import { Attempt } from "@usine/core/attempt/Attempt"
 import { GitHubClient } from "@usine/github/GitHubClient"
 import { SessionRecord } from "../../src/DurableSession/SessionRecord"
-import * as LocalExecutor from "../../src/WorkerExecutor"
+import * as WorkerExecutor from "../../src/WorkerExecutor"
 import { PullRequests } from "@usine/github/PullRequests"
 import * as SshTransport from "../../src/SshTransport"
 import { runningInGroup } from "../groupProcesses"
@@ -25,7 +25,7 @@ const until = (ready: () => boolean, what: string, ms = 30_000) =>
     }
   })
 
-describe.runIf(sshdAvailable)("LocalExecutor on an SSH Worker", () => {
+describe.runIf(sshdAvailable)("WorkerExecutor on an SSH Worker", () => {
   it.scopedLive(
     "an Attempt runs over ssh, outlives its daemon, and a new daemon with a new connection finishes it: one pull request, no gap, no duplicate",
     () =>
@@ -43,7 +43,7 @@ describe.runIf(sshdAvailable)("LocalExecutor on an SSH Worker", () => {
             const transport = yield* SshTransport.make({ destination: server.destination, sshOptions: server.options })
             const github = Layer.provide(PullRequests.github, GitHubClient.Default({ token: t.executorOptions.token, apiUrl: t.sim.url, retries: 0 }))
             const pullRequests = yield* Effect.provide(PullRequests, github)
-            return yield* LocalExecutor.make({
+            return yield* WorkerExecutor.make({
               ...t.executorOptions,
               agents: { slow },
               workers: { remote: { transport, root } },

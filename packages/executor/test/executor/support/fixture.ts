@@ -19,7 +19,7 @@ import { GitHubClient } from "@usine/github/GitHubClient"
 import { bareRepositoryPath } from "@usine/github-sim/git/BareRepository"
 import { runGit } from "@usine/github-sim/git/runGit"
 import { GitHubSim } from "@usine/github-sim/GitHubSim"
-import * as LocalExecutor from "../../../src/WorkerExecutor"
+import * as WorkerExecutor from "../../../src/WorkerExecutor"
 import * as LocalTransport from "../../../src/LocalTransport"
 import { PullRequests } from "@usine/github/PullRequests"
 import { scopedTempDir } from "../../scopedTempDir"
@@ -106,7 +106,7 @@ export const recorder = () => {
 }
 
 /**
- * The GitHub emulator with `acme/widgets` (README on main), issue #1, usine's account, and a LocalExecutor on a
+ * The GitHub emulator with `acme/widgets` (README on main), issue #1, usine's account, and a WorkerExecutor on a
  * Worker root in a temp dir running the scripted agent in every mode (the Agent's name is the mode).
  */
 /** The harvest retry of the tests: three more tries, 50 ms apart, instead of minutes. */
@@ -135,7 +135,7 @@ export const setup = (
     const token = Redacted.make(account.token)
     const client = GitHubClient.Default({ token, apiUrl: sim.url, retries: 0 })
     const agents = { ...Object.fromEntries(MODES.map((mode) => [mode, scriptedAgent(mode)])), ...options.agents }
-    const executorOptions: LocalExecutor.LocalExecutorOptions = {
+    const executorOptions: WorkerExecutor.WorkerExecutorOptions = {
       agents,
       workers: { local: { transport: LocalTransport.make(), root, ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }) } },
       token,
@@ -149,7 +149,7 @@ export const setup = (
     const daemon = Effect.gen(function* () {
       const layer = Layer.provide(PullRequests.github, GitHubClient.Default({ token, apiUrl: sim.url, retries: 0 }))
       const pullRequests = yield* Effect.provide(PullRequests, layer)
-      const executor = yield* LocalExecutor.make(executorOptions).pipe(Effect.provideService(PullRequests, pullRequests))
+      const executor = yield* WorkerExecutor.make(executorOptions).pipe(Effect.provideService(PullRequests, pullRequests))
       return { executor, pullRequests }
     })
     const { executor, pullRequests } = yield* daemon
