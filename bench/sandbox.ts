@@ -9,7 +9,7 @@ import * as LocalTransport from "@usine/executor/LocalTransport"
 import { probeSandbox, sandboxCommand } from "@usine/executor/Sandbox"
 import { emitReport } from "./BenchReport"
 import { median } from "./throughput/median"
-import { tempDir } from "./tempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 /** Sessions (and verify commands) measured per case, after one unmeasured warm-up. */
 const RUNS = Number(process.argv[process.argv.indexOf("--runs") + 1] ?? "") || 30
@@ -64,7 +64,7 @@ const timed = <A, E>(effect: Effect.Effect<A, E>) =>
   })
 
 const program = Effect.gen(function* () {
-  const root = yield* tempDir("usine-bench-sandbox-")
+  const root = yield* scopedTempDir("usine-bench-sandbox-")
   const port = yield* endpoint
   const unavailable = yield* probeSandbox(transport)
   if (unavailable !== undefined) return yield* Effect.die(new Error(`no working sandbox here: ${unavailable}`))

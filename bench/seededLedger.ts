@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { type OpenMix, type Seeded, seedLedger } from "./seedLedger"
-import { tempDir } from "./tempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 /** The open Runs every seeded ledger holds besides its closed ones: what a restart finds open. */
 export const OPEN_MIX: OpenMix = { waiting: 333, queued: 333, running: 334 }
@@ -19,7 +19,7 @@ const CACHE = process.env["USINE_BENCH_CACHE"]
  */
 export const seededLedger = (events: number) =>
   Effect.gen(function*() {
-    const dir = yield* tempDir("usine-bench-")
+    const dir = yield* scopedTempDir("usine-bench-")
     const file = join(dir, "ledger.sqlite")
     if (CACHE === undefined) return { file, seeded: yield* seedLedger(file, events, OPEN_MIX), cached: false }
     const pristine = join(CACHE, `ledger-v${SEED_VERSION}-${events}.sqlite`)

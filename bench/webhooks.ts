@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { emitReport } from "./BenchReport"
 import { sizesFromArgs } from "./sizesFromArgs"
-import { tempDir } from "./tempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { startDaemon } from "./throughput/DaemonProcess"
 import { benchRepository, benchSim, freePort, LABEL } from "./throughput/benchWorld"
 import { median } from "./throughput/median"
@@ -60,7 +60,7 @@ const nthOpened = (output: () => string, n: number) =>
  * on average.
  */
 const program = Effect.gen(function* () {
-  const dir = yield* tempDir("usine-bench-webhooks-")
+  const dir = yield* scopedTempDir("usine-bench-webhooks-")
   const { sim, token } = yield* benchSim
   yield* benchRepository(sim, "bench", "hooks", 1)
   const issues: Array<number> = []

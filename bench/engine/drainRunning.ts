@@ -3,7 +3,7 @@ import { Effect, Exit, Scope } from "effect"
 import { InMemoryExecutor, Script } from "@usine/testkit/InMemoryExecutor"
 import { pollUntil } from "../pollUntil"
 import { pairSubmission } from "../seedLedger"
-import { tempDir } from "../tempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { startBenchEngine } from "./benchEngine"
 
 /**
@@ -12,7 +12,7 @@ import { startBenchEngine } from "./benchEngine"
  */
 export const drainRunning = (running: number) =>
   Effect.scoped(Effect.gen(function*() {
-    const dir = yield* tempDir("usine-bench-drain-")
+    const dir = yield* scopedTempDir("usine-bench-drain-")
     const memory = yield* InMemoryExecutor.make
     memory.scriptOthers(() => Script.hang)
     const scope = yield* Scope.make()

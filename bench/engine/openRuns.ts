@@ -5,7 +5,7 @@ import type { RunStore } from "@usine/store/RunStore"
 import { memoryAfterGc } from "../memoryAfterGc"
 import { pollUntil } from "../pollUntil"
 import { pairSubmission } from "../seedLedger"
-import { tempDir } from "../tempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { startBenchEngine } from "./benchEngine"
 
 const countOpen = (store: RunStore["Type"], tag: string) =>
@@ -19,7 +19,7 @@ const countOpen = (store: RunStore["Type"], tag: string) =>
  */
 export const openRuns = (total: number, withRunning = true) =>
   Effect.scoped(Effect.gen(function*() {
-    const dir = yield* tempDir("usine-bench-engine-")
+    const dir = yield* scopedTempDir("usine-bench-engine-")
     const memory = yield* InMemoryExecutor.make
     memory.scriptOthers(() => Script.hang)
     const waiting = Math.floor(total / (withRunning ? 3 : 2))

@@ -12,7 +12,7 @@ import * as Sql from "@usine/store/Sql"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
-import { tempDir } from "../tempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 export const LOGIN = "usine-bot"
 export const TOKEN = "bench-token"
@@ -62,7 +62,7 @@ const ledgerSink = Layer.effect(
 )
 
 const ledger = Layer.unwrapScoped(
-  Effect.map(tempDir("usine-bench-polling-"), (dir) =>
+  Effect.map(scopedTempDir("usine-bench-polling-"), (dir) =>
     Layer.mergeAll(LoopControl.layerRunStore, ledgerSink).pipe(
       Layer.provideMerge(Layer.mergeAll(SqlRunStore.layer, SqlItemStore.layer, SqlTriggerRefusals.layer)),
       Layer.provide(Sql.layerUnlocked(join(dir, "ledger.sqlite")))

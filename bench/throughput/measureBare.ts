@@ -1,6 +1,6 @@
 import { join } from "node:path"
 import { Effect } from "effect"
-import { tempDir } from "../tempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { bareBatch, makeBareRunner } from "./bareRun"
 import { benchRepository, benchSim } from "./benchWorld"
 import { pushToPullSpans } from "./pullRequestPacing"
@@ -8,7 +8,7 @@ import { pushToPullSpans } from "./pullRequestPacing"
 /** The same git and agent work as a daemon row, `items` Runs `slots` at a time, against a fresh emulator. */
 export const measureBare = (slots: number, items: number) =>
   Effect.gen(function* () {
-    const root = yield* tempDir("usine-bench-bare-")
+    const root = yield* scopedTempDir("usine-bench-bare-")
     const { sim, token } = yield* benchSim
     const repository = yield* benchRepository(sim, "acme", "bare", 0)
     const runner = makeBareRunner({

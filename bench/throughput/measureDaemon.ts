@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
-import { tempDir } from "../tempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { benchRepository, benchSim, freePort, usineYaml } from "./benchWorld"
 import { startDaemon } from "./DaemonProcess"
 import { ledgerTimeline } from "./ledgerTimeline"
@@ -22,7 +22,7 @@ const load1 = () => loadavg()[0] ?? 0
  */
 export const measureDaemon = (slots: number, items: number) =>
   Effect.gen(function* () {
-    const dir = yield* tempDir("usine-bench-throughput-")
+    const dir = yield* scopedTempDir("usine-bench-throughput-")
     const { sim, token } = yield* benchSim
     yield* benchRepository(sim, "acme", "widgets", items)
     writeFileSync(

@@ -5,7 +5,7 @@ import * as path from "node:path"
 import * as DurableSession from "../src/DurableSession"
 import { inboxPath, intervene } from "../src/Intervention"
 import * as LocalTransport from "../src/LocalTransport"
-import { scopedTempDir } from "./scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 const transport = LocalTransport.make()
 const sessions = DurableSession.make(transport)

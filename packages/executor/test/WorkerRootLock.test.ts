@@ -10,7 +10,7 @@ import { localShellRunner } from "./support/localShellRunner"
 import * as SshTransport from "../src/SshTransport"
 import type { WorkerTransportShape } from "../src/WorkerTransport"
 import { acquireWorkerRootLock, rootLockFile } from "../src/WorkerRootLock"
-import { scopedTempDir } from "./scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { sshdAvailable, sshServer } from "./sshServer"
 
 /** A daemon in its own process: it holds the lock the way `LocalTransport` does, until it is killed. */

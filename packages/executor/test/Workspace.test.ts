@@ -7,7 +7,7 @@ import * as Workspace from "../src/Workspace"
 import { attemptFolderName } from "../src/Workspace/WorkspacePaths"
 import { git, makeOrigin } from "./gitOrigin"
 import { gitHttpServer } from "./gitHttpServer"
-import { scopedTempDir } from "./scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 const transport = LocalTransport.make()
 

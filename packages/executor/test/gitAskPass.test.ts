@@ -3,7 +3,7 @@ import { Effect, Redacted } from "effect"
 import { execFileSync } from "node:child_process"
 import * as LocalTransport from "../src/LocalTransport"
 import { gitAskPass } from "../src/Workspace/gitAskPass"
-import { scopedTempDir } from "./scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 /** What the askpass program prints for a prompt, and its exit status. */
 const ask = (program: string, prompt: string) => {

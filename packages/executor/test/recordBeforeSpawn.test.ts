@@ -9,7 +9,7 @@ import * as ShellTransport from "../src/ShellTransport"
 import { localShellRunner } from "./support/localShellRunner"
 import { HostOperationFailed, type WorkerTransportShape } from "../src/WorkerTransport"
 import { groupExists, runningInGroup } from "./groupProcesses"
-import { scopedTempDir } from "./scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" }
 

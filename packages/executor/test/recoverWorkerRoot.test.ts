@@ -7,7 +7,7 @@ import * as LocalTransport from "../src/LocalTransport"
 import { type LeftWorkspace, recoverWorkerRoot } from "../src/recoverWorkerRoot"
 import * as Workspace from "../src/Workspace"
 import { makeOrigin } from "./gitOrigin"
-import { scopedTempDir } from "./scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 const transport = LocalTransport.make()
 const sessions = DurableSession.make(transport)

@@ -4,7 +4,7 @@ import * as path from "node:path"
 import type * as DurableSession from "../src/DurableSession"
 import type { SessionSpec } from "../src/DurableSession/startSession"
 import { groupExists } from "./groupProcesses"
-import { scopedTempDir } from "./scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" }
 

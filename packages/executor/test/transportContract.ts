@@ -4,7 +4,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { WorkerTransport } from "../src/WorkerTransport"
 import { runningInGroup } from "./groupProcesses"
-import { scopedTempDir } from "./scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 const bytes = (...values: Array<number>) => new Uint8Array(values)
 

@@ -1,4 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
+import type { HoldKind } from "@usine/core/brakes/HoldKind"
+import type { ProgressVerdict } from "@usine/core/brakes/ProgressVerdict"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
@@ -42,11 +44,6 @@ export interface AgentHold {
   readonly at: number
 }
 
-/** How an ended Attempt counts for the no-progress brake. */
-export type ProgressVerdict =
-  | { readonly _tag: "Progress"; readonly head: string | undefined; readonly pullRequest: number | undefined }
-  | { readonly _tag: "NoProgress"; readonly evidence: string }
-
 /** A Loop and Item's progress record: what the last progressing Attempt left and the no-progress streak since. */
 export interface ItemProgress {
   readonly loop: string
@@ -59,8 +56,6 @@ export interface ItemProgress {
   /** Set once the streak reached the Loop's `max_no_progress`; only an operator clears it. */
   readonly parkedAt: number | undefined
 }
-
-export type HoldKind = "AgentQuota" | "DailyCap" | "NoProgress" | "OpenPullRequests" | "RetryBackoff"
 
 /** Why an open Run's next Attempt waits, and until when if that is known. */
 export interface RunHold {

@@ -1,8 +1,9 @@
 import type { BrakesView, CapStatus } from "@usine/board/BoardViews/brakesView"
 import type { UsageView } from "@usine/board/BoardViews/usageView"
-import { tokenCount, usageText, usd } from "@usine/board/pages/usageText"
+import { formatUsd } from "@usine/core/usage/usageFigures"
+import { tokenCount, usageText } from "@usine/board/pages/usageText"
 import type { Usage } from "@usine/core/transcript/TranscriptRow"
-import type { HoldKind } from "@usine/store/BrakeStore"
+import type { HoldKind } from "@usine/core/brakes/HoldKind"
 
 /** What `usine status` needs of the Usage page's JSON. */
 export type UsageData = Pick<UsageView, "days" | "global" | "loops" | "repositories" | "caps">
@@ -18,7 +19,7 @@ const capLine = (cap: CapStatus): string => {
   if (cap.tokens !== undefined) {
     parts.push(`${number(cap.tokens)} tokens (${number(Math.max(0, cap.tokens - tokenCount(cap.used)))} left)`)
   }
-  if (cap.costUsd !== undefined) parts.push(`${usd(cap.costUsd)} (${usd(Math.max(0, cap.costUsd - (cap.used?.costUsd ?? 0)))} left)`)
+  if (cap.costUsd !== undefined) parts.push(`${formatUsd(cap.costUsd)} (${formatUsd(Math.max(0, cap.costUsd - (cap.used?.costUsd ?? 0)))} left)`)
   return parts.length === 0 ? "" : `cap ${parts.join(", ")}`
 }
 

@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Effect } from "effect"
 import { type StartedSim, startSim } from "@usine/github-sim/startSim"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 /** The GitHub emulator for the scope, on 127.0.0.1. */
 export const scopedSim = Effect.acquireRelease(
@@ -11,10 +9,7 @@ export const scopedSim = Effect.acquireRelease(
 )
 
 /** A fresh folder for the scope, removed with everything in it. */
-export const scopedDir = Effect.acquireRelease(
-  Effect.sync(() => mkdtempSync(join(tmpdir(), "usine-app-"))),
-  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-)
+export const scopedDir = scopedTempDir("usine-app-")
 
 /**
  * The daemon's GitHub user (`usine-bot`, write access) and the `acme/widgets` repository on the emulator, as most

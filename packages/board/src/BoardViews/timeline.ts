@@ -2,7 +2,7 @@ import { Match } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import type { AttemptOutcome } from "@usine/core/attempt/outcome"
 import type { Transition } from "@usine/core/run/Transition"
-import type { HoldKind } from "@usine/store/BrakeStore"
+import type { HoldKind } from "@usine/core/brakes/HoldKind"
 import { formatHeldFor, type RunNote } from "@usine/store/RunNote"
 import { type EditView, editView } from "./editView"
 

@@ -1,13 +1,14 @@
 import type { FC } from "hono/jsx"
 import type { LoopView } from "../BoardViews/loopsView"
-import { capText, usd } from "./usageText"
+import { formatUsd } from "@usine/core/usage/usageFigures"
+import { capText } from "./usageText"
 
 /** A Loop's caps, no-progress brake and WIP limit, with where today stands. */
 export const LoopBrakes: FC<{ loop: LoopView }> = ({ loop }) => {
   const budget = loop.info?.budget
   const run = [
     budget?.runTokens === undefined ? undefined : `${budget.runTokens.toLocaleString("en-US")} tokens`,
-    budget?.runCostUsd === undefined ? undefined : usd(budget.runCostUsd)
+    budget?.runCostUsd === undefined ? undefined : formatUsd(budget.runCostUsd)
   ].filter((part) => part !== undefined)
   const limit = loop.info?.maxOpenPullRequests
   return (

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Context, Duration, Effect, Layer, Option } from "effect"
 import { contentHash as hashOf } from "@usine/core/content/contentHash"
@@ -31,6 +29,7 @@ import { BoardSettings, type BoardSettingsData } from "@usine/board/BoardSetting
 import { PollFailureFeed, type PollFailureView, type RateQuotaView } from "@usine/board/PollFailureFeed"
 import { type WorkerStatus, WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
 import { BoardClient } from "./BoardClient"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 export const REPOSITORY = "acme/app"
 /** A value the daemon knows is secret (the GitHub token): the redactor hides it wherever it appears. */
@@ -74,10 +73,7 @@ export interface BoardOptions {
   readonly routes?: ReadonlyArray<BoardRoute>
 }
 
-const tempLedger = Effect.acquireRelease(
-  Effect.sync(() => mkdtempSync(join(tmpdir(), "usine-board-"))),
-  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-).pipe(Effect.map((dir) => join(dir, "ledger.sqlite")))
+const tempLedger = scopedTempDir("usine-board-").pipe(Effect.map((dir) => join(dir, "ledger.sqlite")))
 
 /**
  * The Board as the daemon wires it: a real SQLite ledger, the real RunEngine on the in-memory executor, and the Board

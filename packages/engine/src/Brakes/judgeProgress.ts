@@ -1,5 +1,6 @@
 import type { AttemptOutcome } from "@usine/core/attempt/outcome"
-import type { ItemProgress, ProgressVerdict } from "@usine/store/BrakeStore"
+import type { ProgressVerdict } from "@usine/core/brakes/ProgressVerdict"
+import type { ItemProgress } from "@usine/store/BrakeStore"
 
 /**
  * Whether an ended Attempt moved its Item forward. Progress is a head commit the Loop's last progressing Attempt did

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Context, Effect, Layer } from "effect"
 import type { Submission } from "@usine/core/event/Submission"
@@ -21,12 +19,10 @@ import { RunDriver } from "@usine/engine/RunDriver"
 import { RunEngine } from "@usine/engine/RunEngine"
 import { TriggerCondition } from "@usine/engine/TriggerCondition"
 import { until } from "./settle"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 /** A ledger file in a temp dir that the scope removes. */
-export const tempLedger = Effect.acquireRelease(
-  Effect.sync(() => mkdtempSync(join(tmpdir(), "usine-engine-"))),
-  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-).pipe(Effect.map((dir) => join(dir, "ledger.sqlite")))
+export const tempLedger = scopedTempDir("usine-engine-").pipe(Effect.map((dir) => join(dir, "ledger.sqlite")))
 
 export const attemptPolicy: AttemptPolicy = {
   verify: [],

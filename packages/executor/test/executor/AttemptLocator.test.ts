@@ -4,7 +4,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { AttemptLocator, type LocatorWorker } from "@usine/executor/WorkerExecutor/AttemptLocator"
 import * as LocalTransport from "@usine/executor/LocalTransport"
-import { scopedTempDir } from "../scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 /** An Attempt folder as `prepareAttempt` leaves it: the locator only looks for its `workspace.json`. */
 const attemptFolder = (root: string, attemptId: string) => {

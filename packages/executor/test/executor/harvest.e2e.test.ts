@@ -7,7 +7,7 @@ import { GitHubSim } from "@usine/github-sim/GitHubSim"
 import * as WorkerExecutor from "../../src/WorkerExecutor"
 import { PullRequests } from "@usine/github/PullRequests"
 import * as SshTransport from "../../src/SshTransport"
-import { scopedTempDir } from "../scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { makeAttempt, makeRun, policy, pushBranch, recorder, REPOSITORY, scriptedAgent, setup, simLayer } from "./support/fixture"
 
 const E2E_TIMEOUT = 60_000

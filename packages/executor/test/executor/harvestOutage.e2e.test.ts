@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Run } from "@usine/core/run/Run"
-import { scopedTempDir } from "../scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { makeAttempt, makeRun, policy, recorder, scriptedAgent, setup, simLayer } from "./support/fixture"
 
 const E2E_TIMEOUT = 60_000

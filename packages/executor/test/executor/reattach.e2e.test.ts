@@ -4,7 +4,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
 import type { Run } from "@usine/core/run/Run"
-import { scopedTempDir } from "../scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { makeAttempt, makeRun, policy, recorder, scriptedAgent, setup, simLayer } from "./support/fixture"
 
 const E2E_TIMEOUT = 60_000

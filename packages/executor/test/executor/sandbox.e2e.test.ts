@@ -6,7 +6,7 @@ import * as os from "node:os"
 import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import type { AgentConfig } from "@usine/core/config/AgentConfig"
-import { scopedTempDir } from "../scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { makeAttempt, makeRun, policy, recorder, scriptedAgent, setup, simLayer } from "./support/fixture"
 
 /** An HTTP listener on 127.0.0.1 answering `text`, closed with the scope. */

@@ -9,7 +9,7 @@ import * as WorkerExecutor from "../../src/WorkerExecutor"
 import { PullRequests } from "@usine/github/PullRequests"
 import * as SshTransport from "../../src/SshTransport"
 import { runningInGroup } from "../groupProcesses"
-import { scopedTempDir } from "../scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { sshdAvailable, sshServer } from "../sshServer"
 import { makeAttempt, makeRun, policy, recorder, scriptedAgent, setup, simLayer } from "./support/fixture"
 

@@ -14,6 +14,7 @@ import { makeNoteQueries } from "../RunNote/noteQueries"
 import { makeRunQueries } from "../SqlRunStore/RunQueries"
 import { RunStateTagSchema } from "./RunSummary"
 import { LINE_COLUMNS, TranscriptLineFromRow } from "./TranscriptLine"
+import { addUsage, zeroUsage } from "@usine/core/usage/usageFigures"
 
 export const AttemptUsage = Schema.Struct({ attemptId: Schema.String.pipe(Schema.fromBrand(AttemptId)), usage: Usage })
 export type AttemptUsage = typeof AttemptUsage.Type
@@ -52,16 +53,9 @@ export interface TranscriptWindow {
   readonly newest?: boolean | undefined
 }
 
-export const sumUsage = (usages: ReadonlyArray<Usage>): Usage | undefined => {
-  if (usages.length === 0) return undefined
-  const costs = usages.flatMap((u) => (u.costUsd === undefined ? [] : [u.costUsd]))
-  return {
-    inputTokens: usages.reduce((n, u) => n + u.inputTokens, 0),
-    outputTokens: usages.reduce((n, u) => n + u.outputTokens, 0),
-    cachedInputTokens: usages.reduce((n, u) => n + u.cachedInputTokens, 0),
-    ...(costs.length === 0 ? {} : { costUsd: costs.reduce((a, b) => a + b, 0) })
-  }
-}
+/** The total of a Run's usage rows; none without rows. */
+export const sumUsage = (usages: ReadonlyArray<Usage>): Usage | undefined =>
+  usages.length === 0 ? undefined : usages.reduce(addUsage, zeroUsage)
 
 /** One Run's page: the Run, its Attempts, its transition log and notes, usage, and transcript windows. */
 export const makeRunDetail = (sql: SqlClient.SqlClient) => {

@@ -1,4 +1,4 @@
-import type { HoldKind } from "../BrakeStore"
+import type { HoldKind } from "@usine/core/brakes/HoldKind"
 
 /** What the ledger shows, in the transaction that ends a hold, about why the Run no longer waits. */
 export interface ReleaseFacts {

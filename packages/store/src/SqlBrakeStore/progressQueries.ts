@@ -2,7 +2,8 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Clock, Effect, Option, Schema } from "effect"
 import { ItemKey } from "@usine/core/ids/ItemKey"
-import type { ItemProgress, ProgressVerdict } from "../BrakeStore"
+import type { ProgressVerdict } from "@usine/core/brakes/ProgressVerdict"
+import type { ItemProgress } from "../BrakeStore"
 
 /** How many evidence lines a progress record keeps: the newest. */
 const EVIDENCE_LINES = 10

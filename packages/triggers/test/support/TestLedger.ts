@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Context, Effect, Layer, Ref } from "effect"
 import type { Submission } from "@usine/core/event/Submission"
@@ -10,12 +8,10 @@ import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
 import { RunStore } from "@usine/store/RunStore"
 import { LoopControl } from "@usine/triggers/LoopControl"
 import { TriggerRefused, TriggerSink } from "@usine/triggers/TriggerSink"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 /** A fresh directory for the scope, removed with everything in it afterwards. */
-export const tempDir = Effect.acquireRelease(
-  Effect.sync(() => mkdtempSync(join(tmpdir(), "usine-github-"))),
-  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-)
+export const tempDir = scopedTempDir("usine-github-")
 
 /** Every Submission the triggers made, in order. */
 export class Submitted extends Context.Tag("test/Submitted")<Submitted, Ref.Ref<ReadonlyArray<Submission>>>() {}

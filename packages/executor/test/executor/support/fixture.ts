@@ -22,7 +22,7 @@ import { GitHubSim } from "@usine/github-sim/GitHubSim"
 import * as WorkerExecutor from "../../../src/WorkerExecutor"
 import * as LocalTransport from "../../../src/LocalTransport"
 import { PullRequests } from "@usine/github/PullRequests"
-import { scopedTempDir } from "../../scopedTempDir"
+import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 export const REPOSITORY = "acme/widgets"
 export const AGENT_SCRIPT = fileURLToPath(new URL("../fixtures/agent.sh", import.meta.url))
