@@ -143,9 +143,18 @@ const claudeParser = (): StreamParser => {
   const event = (e: StreamEvent, at: number): ReadonlyArray<TranscriptEntry> => {
     switch (e.type) {
       case "system":
-        return e["subtype"] === "init"
-          ? [{ kind: "system", text: `claude session ${str(e["session_id"]) ?? "?"} (${str(e["model"]) ?? "?"})`, at }]
-          : [{ kind: "system", text: truncate(`${str(e["subtype"]) ?? "system"}: ${JSON.stringify(e)}`, 2048), at }]
+        switch (e["subtype"]) {
+          case "init":
+            return [{ kind: "system", text: `claude session ${str(e["session_id"]) ?? "?"} (${str(e["model"]) ?? "?"})`, at }]
+          case "api_retry": {
+            const status = typeof e["error_status"] === "number" ? `${e["error_status"]} ` : ""
+            lastError = `${status}${str(e["error"]) ?? "error"}`
+            const delay = Math.round(num(e["retry_delay_ms"]))
+            return [{ kind: "system", text: `retrying the model request (${num(e["attempt"])}/${num(e["max_retries"])}) in ${delay} ms after ${lastError}`, at }]
+          }
+          default:
+            return [{ kind: "system", text: truncate(`${str(e["subtype"]) ?? "system"}: ${JSON.stringify(e)}`, 2048), at }]
+        }
       case "assistant":
         return assistant(obj(e["message"]), at)
       case "user":

@@ -73,10 +73,24 @@ describe("ClaudeHarness", () => {
     assert.isUndefined(ClaudeHarness.exitFailure(0, null, parser))
   })
 
-  it("counts the CLI's own retries of a failed request as stall lines", () => {
-    assert.isTrue(
-      ClaudeHarness.isStallLine('{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":1000,"error_status":429}')
-    )
+  it("maps a recorded 429 that outlasts the CLI's retries (CLAUDE_CODE_MAX_RETRIES=2): retry rows, then a rate-limit InfraFailure with the reset time", () => {
+    const { parser, rows } = replay(ClaudeHarness, "claude-stream-ratelimited.jsonl")
+    assert.deepStrictEqual(rows.map((r) => r.kind), ["system", "system", "system", "error", "error", "usage"])
+    assert.strictEqual(rows[1]?.text, "retrying the model request (1/2) in 1000 ms after 429 rate_limit")
+    const failure = ClaudeHarness.exitFailure(1, null, parser)
+    assert.strictEqual(failure?._tag, "InfraFailure")
+    assert.strictEqual(failure?.reason, "the model provider is rate limiting the agent")
+    assert.include(failure?.evidence, "Request rejected (429)")
+    // "Please try again in 1s", read at the result's line (the 5th, at 1004).
+    assert.strictEqual(failure?._tag === "InfraFailure" ? failure.retryAt : 0, 1004 + 1000)
+  })
+
+  it("counts the CLI's own retries of a failed request as stall lines, each a readable row", () => {
+    const retry = '{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":1241.41,"error_status":429,"error":"rate_limit"}'
+    assert.isTrue(ClaudeHarness.isStallLine(retry))
+    const { parser, rows } = replayLines(ClaudeHarness, [retry])
+    assert.deepStrictEqual(rows.map((r) => r.text), ["retrying the model request (1/10) in 1241 ms after 429 rate_limit"])
+    assert.strictEqual(parser.lastError?.(), "429 rate_limit")
     assert.isFalse(ClaudeHarness.isStallLine('{"type":"assistant","message":{"content":[{"type":"text","text":"api_retry"}]}}'))
   })
 
