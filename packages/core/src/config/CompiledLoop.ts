@@ -17,7 +17,12 @@ interface LoopCommon {
   readonly if: CelExpression
   readonly prompt: LiquidTemplate
   readonly agent: string
+  /** The start gate: `required` parks each Run in Waiting. */
   readonly approval: "required" | "none"
+  /** The pull-request gate: `required` parks a verified Run in Reviewing before anything is pushed (ADR 0063). */
+  readonly pullRequestApproval: "required" | "none"
+  /** The Agent that judges each verified round; absent means none. */
+  readonly judge: string | undefined
   readonly maxAttemptMinutes: number | undefined
   readonly verify: ReadonlyArray<string>
   /** `host:port` endpoints its sandboxes may reach. */
@@ -74,7 +79,9 @@ export const compileLoop = (
     if: loop.if,
     prompt: loop.prompt,
     agent: loop.agent,
-    approval: loop.approval,
+    approval: loop.approval.start,
+    pullRequestApproval: loop.approval.pullRequest,
+    judge: loop.judge,
     maxAttemptMinutes: loop.maxAttemptMinutes,
     verify: loop.verify,
     network: loop.network,

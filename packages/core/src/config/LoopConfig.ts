@@ -4,6 +4,7 @@ import { Interval, Name, NetworkEndpoint, NonEmptyString, NonNegativeInt, Positi
 import { CronPatternString, TimeZone } from "./CronSchedule"
 import { GitHubLogin, TrustMode } from "../trust/TrustPolicy"
 import { LiquidTemplateFromString } from "./LiquidTemplate"
+import { ApprovalConfig } from "./ApprovalConfig"
 import { defaultMaxNoProgress, LoopBudget } from "./BudgetConfig"
 
 export const LoopTrigger = Schema.Literal("issues", "pull_requests", "schedule")
@@ -23,7 +24,10 @@ export const LoopConfig = Schema.Struct({
   if: Schema.optionalWith(CelExpressionFromString, { default: () => always }),
   prompt: LiquidTemplateFromString,
   agent: Name,
-  approval: Schema.optionalWith(Schema.Literal("required", "none"), { default: () => "required" as const }),
+  /** The start gate, and the pull-request gate (ADR 0063). */
+  approval: Schema.optionalWith(ApprovalConfig, { default: () => ({ start: "required" as const, pullRequest: "none" as const }) }),
+  /** An Agent that reviews each verified round (task, diff, verify output) and answers pass or feedback (ADR 0063). */
+  judge: Schema.optional(Name),
   maxCycles: Schema.optional(PositiveInt).pipe(Schema.fromKey("max_cycles")),
   cron: Schema.optional(CronPatternString),
   tz: Schema.optional(TimeZone),
