@@ -12,7 +12,7 @@ import { truncate } from "./truncate"
 import { usageText } from "./usageText"
 
 /**
- * What every Claude Code session of usine gets (ADR 0062). The agent works unattended in a disposable worktree,
+ * What every Claude Code session of usine gets (ADR 0064). The agent works unattended in a disposable worktree,
  * normally inside the Worker's sandbox, and the push guards check what it did: `IS_SANDBOX=1` says so to the CLI,
  * which otherwise refuses `--dangerously-skip-permissions` to root (a CI container, a Worker run as root). No
  * update, telemetry or other background traffic: the sandbox lets the agent reach its model endpoint only.
