@@ -4,6 +4,7 @@ import type { AttemptOutcome, StepResult } from "@usine/core/attempt/outcome"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { Run } from "@usine/core/run/Run"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
+import type { Delivery } from "./Delivery"
 
 /** What the executor needs to know of the Loop for one Attempt. */
 export interface AttemptPolicy {
@@ -64,8 +65,8 @@ export class Executor extends Context.Tag("usine/Executor")<
      * already stored (its harvest pushed and opened the pull request before the cancel came), which the ledger lacks.
      */
     readonly cancel: (attemptId: AttemptId) => Effect.Effect<Option.Option<StepResult>>
-    /** Delivers an operator message to a live session and records it in the transcript. */
-    readonly intervene: (attemptId: AttemptId, message: string) => Effect.Effect<void, SessionGone>
+    /** Hands an operator message to a live session, records it in the transcript and says what became of it. */
+    readonly intervene: (attemptId: AttemptId, message: string) => Effect.Effect<Delivery, SessionGone>
     /** Salvages or removes every workspace an earlier process left; keeps those of live sessions. */
     readonly recoverWorkspaces: (liveAttempts: ReadonlyArray<Attempt>) => Effect.Effect<RecoveryReport>
   }
