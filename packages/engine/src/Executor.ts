@@ -17,6 +17,12 @@ export interface AttemptPolicy {
   readonly kind: "issues" | "pull_requests" | "schedule"
   /** `host:port` endpoints the Loop lets its sandboxes reach (ADR 0054); none when absent. */
   readonly network?: ReadonlyArray<string>
+  /** Commands run in the worktree before the agent's first turn (as `verify` is run); none when absent. */
+  readonly setup?: ReadonlyArray<string>
+  /** Minutes `setup` may take in all; 10 when absent. */
+  readonly setupMinutes?: number
+  /** How a pull request the Attempt opens is written: `Closes #N` on issue Loops, draft. */
+  readonly pullRequest?: { readonly closes: boolean; readonly draft: boolean }
 }
 
 export interface AttemptRequest {
