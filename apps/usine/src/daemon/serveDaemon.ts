@@ -10,6 +10,7 @@ import { ScheduleTriggers } from "@usine/github/ScheduleTriggers"
 import { watchConfig } from "../watchConfig"
 import { DaemonLayer } from "./DaemonLayer"
 import { DaemonTracing } from "./DaemonTracing"
+import { LedgerWriteSecondsLayer } from "./LedgerWriteSeconds"
 import { notifyLoop } from "./notifications"
 import type { StartupPlan } from "./StartupPlan"
 import { wakeHeldRuns } from "./wakeHeldRuns"
@@ -84,4 +85,7 @@ export const serveDaemon = <E, R>(options: {
         )
       )
     })
-  ).pipe(Effect.provide(DaemonTracing(options.plan.env, makeRedactor(options.plan.secrets).redact)))
+  ).pipe(
+    Effect.provide(LedgerWriteSecondsLayer),
+    Effect.provide(DaemonTracing(options.plan.env, makeRedactor(options.plan.secrets).redact))
+  )
