@@ -14,6 +14,7 @@ const root = join(import.meta.dirname, "..")
 const uses: Readonly<Record<string, string>> = {
   "@mariozechner/pi-coding-agent": "its CLI is run as an agent (`usine demo`, the real-CLI tests)",
   "@openai/codex": "its CLI is run as an agent by the `test:agents` profile",
+  "@anthropic-ai/claude-code": "its CLI is run as an agent by the `test:agents` profile",
   "@types/picomatch": "the types of picomatch",
   "@types/node": "the types of node:*"
 }

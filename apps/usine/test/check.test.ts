@@ -65,6 +65,25 @@ describe.concurrent("usine check", () => {
     )
 
     it.scoped(
+      "refuses a comparison with a value the field never holds, naming the allowed ones",
+      () =>
+        Effect.gen(function* () {
+          const fs = yield* FileSystem.FileSystem
+          const dir = yield* fs.makeTempDirectoryScoped()
+          const example = yield* fs.readFileString(`${root}/usine.yaml.example`)
+          yield* fs.writeFileString(`${dir}/usine.yaml`, example.replace('item.state == "open"', 'item.state == "OPEN"'))
+          const result = yield* usine(dir, "check")
+          assert.strictEqual(result.code, 1)
+          const line = example.split("\n").findIndex((text) => text.includes('item.state == "open"')) + 1
+          assert.match(
+            result.stderr.trim(),
+            new RegExp(`^usine\\.yaml:${line}:\\d+ loops\\[0\\]\\.if: \`item\\.state == "OPEN"\` can never hold: item\\.state is one of open, closed$`)
+          )
+        }),
+      60_000
+    )
+
+    it.scoped(
       "reads usine.yaml by default and fails on a YAML syntax error",
       () =>
         Effect.gen(function* () {

@@ -54,7 +54,7 @@ describe("usine up: /metrics", () => {
       for (const name of ["usine_runs", "usine_attempts_total", "usine_attempt_duration_seconds", "usine_queue_wait_seconds",
         "usine_tokens_total", "usine_cost_usd_total", "usine_github_requests_total", "usine_github_rate_remaining",
         "usine_poll_cycle_duration_seconds", "usine_poll_failures_total", "usine_runs_held", "usine_agent_quota_holds",
-        "usine_worker_up", "usine_worker_slots_used", "usine_worker_slots"]) {
+        "usine_worker_up", "usine_worker_slots_used", "usine_worker_slots", "usine_ledger_write_duration_seconds"]) {
         assert.isDefined(family(first, name), name)
       }
       assert.strictEqual(valueOf(first, "usine_worker_up", { worker: "local" }), 1)
@@ -82,6 +82,10 @@ describe("usine up: /metrics", () => {
       assert.isAbove(valueOf(done, "usine_github_requests_total", { status: "200" }), 0)
       assert.isAbove(valueOf(done, "usine_github_rate_remaining", { resource: "core" }), 0)
       assert.isAbove(valueOf(done, "usine_poll_cycle_duration_seconds", {}), 0, "poll cycles observed")
+      // The Run's claim, approval, Attempt start and end are ledger transactions, each timed at the store.
+      const writes = valueOf(done, "usine_ledger_write_duration_seconds", {})
+      assert.isAtLeast(writes - valueOf(first, "usine_ledger_write_duration_seconds", {}), 4, "the Run's ledger writes observed")
+      assert.strictEqual(family(done, "usine_ledger_write_duration_seconds")?.type, "HISTOGRAM")
 
       for (let i = 1; i < scrapes.length; i++) {
         const before = counters(scrapes[i - 1]!)

@@ -64,10 +64,13 @@ export class BoardActions extends Effect.Service<BoardActions>()("usine/BoardAct
         const run = yield* engine.resolveFailure(runId)
         return { runId, state: run.state._tag, resolvedFailureAttemptId: run.resolvedFailureAttemptId }
       }),
-      /** Sends a message to the live session of the Run's open Attempt. */
+      /**
+       * Sends a message to the live session of the Run's open Attempt. `delivered` is true only once the agent's CLI
+       * acknowledged it; `status` says `delivered`, `queued` or `refused`, and `detail` how or why.
+       */
       intervene: Effect.fn("BoardActions.intervene")(function* (runId: RunId, attemptId: AttemptId, message: string) {
-        yield* engine.intervene(runId, attemptId, message)
-        return { runId, attemptId, delivered: true }
+        const { detail, status } = yield* engine.intervene(runId, attemptId, message)
+        return { runId, attemptId, delivered: status === "delivered", status, detail }
       }),
       /** Pauses or unpauses a configured Loop; setting the flag it already has changes nothing. */
       setPaused: Effect.fn("BoardActions.setPaused")(function* (loop: string, paused: boolean) {

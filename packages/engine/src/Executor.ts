@@ -4,6 +4,7 @@ import type { AttemptOutcome, StepResult } from "@usine/core/attempt/outcome"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { Run } from "@usine/core/run/Run"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
+import type { Delivery } from "./Delivery"
 
 /** What the executor needs to know of the Loop for one Attempt. */
 export interface AttemptPolicy {
@@ -16,6 +17,12 @@ export interface AttemptPolicy {
   readonly kind: "issues" | "pull_requests" | "schedule"
   /** `host:port` endpoints the Loop lets its sandboxes reach (ADR 0054); none when absent. */
   readonly network?: ReadonlyArray<string>
+  /** Commands run in the worktree before the agent's first turn (as `verify` is run); none when absent. */
+  readonly setup?: ReadonlyArray<string>
+  /** Minutes `setup` may take in all; 10 when absent. */
+  readonly setupMinutes?: number
+  /** How a pull request the Attempt opens is written: `Closes #N` on issue Loops, draft. */
+  readonly pullRequest?: { readonly closes: boolean; readonly draft: boolean }
 }
 
 export interface AttemptRequest {
@@ -64,8 +71,8 @@ export class Executor extends Context.Tag("usine/Executor")<
      * already stored (its harvest pushed and opened the pull request before the cancel came), which the ledger lacks.
      */
     readonly cancel: (attemptId: AttemptId) => Effect.Effect<Option.Option<StepResult>>
-    /** Delivers an operator message to a live session and records it in the transcript. */
-    readonly intervene: (attemptId: AttemptId, message: string) => Effect.Effect<void, SessionGone>
+    /** Hands an operator message to a live session, records it in the transcript and says what became of it. */
+    readonly intervene: (attemptId: AttemptId, message: string) => Effect.Effect<Delivery, SessionGone>
     /** Salvages or removes every workspace an earlier process left; keeps those of live sessions. */
     readonly recoverWorkspaces: (liveAttempts: ReadonlyArray<Attempt>) => Effect.Effect<RecoveryReport>
   }

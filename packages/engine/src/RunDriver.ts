@@ -59,11 +59,17 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
       return fiber
     }
 
-    /** Starts the Run's fiber unless one runs or the Run is queued for a slot. */
+    /**
+     * Starts the Run's fiber unless one runs or the Run is queued for a slot. Its span is a child of the caller's (the
+     * poll, webhook or Board action that opened or approved it), its only tie to the caller.
+     */
     const start = (runId: RunId): Effect.Effect<void> =>
-      Effect.sync(() => {
-        if (!steps.isQueued(runId)) fork(runId, drive(runId, hooks, bell), true)
-      })
+      Effect.flatMap(Effect.option(Effect.currentSpan), (caller) =>
+        Effect.sync(() => {
+          const driven = drive(runId, hooks, bell)
+          if (!steps.isQueued(runId)) fork(runId, Option.isSome(caller) ? Effect.withParentSpan(driven, caller.value) : driven, true)
+        })
+      )
 
     /**
      * Forks the fiber of a queued Run once its slot is granted (called by whichever fiber freed the slot). The slot

@@ -134,7 +134,7 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
       return { loop, itemKey, cleared }
     })
 
-    /** Sends an operator message to the live session of the Run's latest Attempt, which must be the one addressed. */
+    /** Sends an operator message to the live session of the Run's latest Attempt (the one addressed); what became of it. */
     const intervene = Effect.fn("RunEngine.intervene")(function*(runId: RunId, attemptId: AttemptId, message: string) {
       const run = yield* store.getRun(runId)
       if (run.state._tag !== "Running") {
@@ -148,7 +148,7 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
       if (latest === undefined || latest.id !== attemptId || latest.outcome !== undefined) {
         return yield* new AttemptNotOpen({ attemptId })
       }
-      yield* executor.intervene(attemptId, message)
+      return yield* executor.intervene(attemptId, message)
     })
 
     const reconcileNow = reconcile().pipe(Effect.provide(context))

@@ -10,6 +10,7 @@ import type { GitCommandFailed } from "./Workspace/WorkspaceFailures"
 import { type AttemptGit, isTransient } from "./Harvest/attemptGit"
 import { GITLINK_MODE, LINK_MODE } from "./Harvest/parseRawChanges"
 import type { LinkEntry } from "./guards/LinkEntries"
+import { closingLine } from "./Harvest/closingLine"
 import { verificationSection } from "./Harvest/verificationSection"
 import type { BeginEntry, VerifyEntry } from "./WorkerExecutor/AttemptJournal"
 import type { PullRequestCallFailed, PullRequests } from "@usine/github/PullRequests"
@@ -20,7 +21,7 @@ export interface HarvestInput {
   readonly pullRequests: PullRequests["Type"]
   readonly redactor: RedactorService
   readonly begin: BeginEntry
-  readonly policy: Pick<AttemptPolicy, "forbiddenPaths" | "maxChangedFiles" | "kind" | "verify">
+  readonly policy: Pick<AttemptPolicy, "forbiddenPaths" | "maxChangedFiles" | "kind" | "verify" | "pullRequest">
   readonly run: { readonly id: string; readonly loop: string; readonly repository: string; readonly number?: number | undefined }
   readonly attemptNumber: number
   /** The Attempt's verification rounds, oldest first: the pull request's evidence. */
@@ -169,8 +170,10 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
         `Work of usine's \`${run.loop}\` Loop on ${itemName(run)}.`,
         subjects.trim().split("\n").map((line) => `- ${line}`).join("\n"),
         verificationSection({ commands: input.policy.verify, rounds: input.verification, redactor }),
-        `Run \`${run.id}\`, Attempt ${input.attemptNumber}.`
-      ].join("\n\n"))
+        `Run \`${run.id}\`, Attempt ${input.attemptNumber}.`,
+        ...closingLine(run, input.policy)
+      ].join("\n\n")),
+      draft: input.policy.pullRequest?.draft ?? false
     })
   )
   return {

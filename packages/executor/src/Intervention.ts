@@ -1,43 +1,124 @@
-import { Clock, Effect } from "effect"
+import { Clock, Duration, Effect, Option } from "effect"
+import { randomBytes } from "node:crypto"
 import * as path from "node:path/posix"
-import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
 import { SessionGone } from "@usine/engine/Executor"
+import type { Delivery } from "@usine/engine/Delivery"
 import type { SessionRecord } from "./DurableSession/SessionRecord"
 import { sessionFiles } from "./DurableSession/sessionFiles"
 import { sessionStatus } from "./DurableSession/sessionStatus"
-import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
+import type { InterventionChannel, MessageAnswer } from "./harness/Harness"
+import { HostOperationFailed, type TransportError, type WorkerTransportShape } from "./WorkerTransport"
 
 /** The folder an agent without open stdin reads operator messages from; the agent's env names it `USINE_INBOX`. */
 export const inboxPath = (attemptDir: string): string => sessionFiles(attemptDir).inbox
+
+/** How long Intervene waits for the CLI's answer before it reports the message queued: the feeder polls each second. */
+export const ANSWER_WAIT = Duration.seconds(6)
 
 export interface InterventionRequest {
   readonly attemptId: string
   readonly record: SessionRecord
   readonly message: string
-  /** How the harness wants a message on stdin (a JSON user turn, say); a plain line by default. */
-  readonly formatForStdin?: (message: string) => string
+  /** The harness's way in (ADR 0062). */
+  readonly channel: InterventionChannel
+  /** How long to wait for the CLI's answer; `ANSWER_WAIT` by default. */
+  readonly answerWait?: Duration.DurationInput
+}
+
+export interface Intervened {
+  readonly delivery: Delivery
+  /** Clock milliseconds when the message was handed over (or refused). */
+  readonly at: number
 }
 
 const plainLine = (message: string) => (message.endsWith("\n") ? message : `${message}\n`)
 
+/** A message file the feeder takes: named so that names sort in sending order, its id inside the name. */
+const messageId = (at: number) => `usine-op-${String(at).padStart(15, "0")}-${randomBytes(4).toString("hex")}`
+
+const run = (transport: WorkerTransportShape, argv: ReadonlyArray<string>) =>
+  transport.exec({ argv, timeoutMs: 30_000 }).pipe(
+    Effect.flatMap((result) =>
+      result.exitCode <= 1
+        ? Effect.succeed(result)
+        : Effect.fail(new HostOperationFailed({ host: transport.host, operation: argv.join(" "), detail: result.stderr.trim() }))
+    )
+  )
+
+/** The CLI's answer to `id` in the session's stream, if it came. */
+const answerIn = (transport: WorkerTransportShape, record: SessionRecord, channel: Extract<InterventionChannel, { _tag: "Stdin" }>, id: string) =>
+  run(transport, ["grep", "-F", "--", id, sessionFiles(record.attemptDir).stream]).pipe(
+    Effect.map((result) =>
+      Option.fromNullable(
+        result.stdout
+          .split("\n")
+          .map((line) => channel.answer(line, id))
+          .find((answer): answer is MessageAnswer => answer !== undefined)
+      )
+    )
+  )
+
+/** Writes the message where the wrapper's feeder takes it (a dot name, renamed whole), then waits for the CLI's answer. */
+const feed = (
+  transport: WorkerTransportShape,
+  request: InterventionRequest,
+  channel: Extract<InterventionChannel, { _tag: "Stdin" }>,
+  at: number
+) =>
+  Effect.gen(function* () {
+    const files = sessionFiles(request.record.attemptDir)
+    const id = messageId(at)
+    const staged = path.join(files.inbox, `.${id}.tmp`)
+    yield* transport.writeFile(staged, channel.message(request.message, id), { mode: 0o600 })
+    yield* run(transport, ["mv", "-f", staged, path.join(files.inbox, `${id}.msg`)])
+    const answer = yield* answerIn(transport, request.record, channel, id).pipe(
+      Effect.tap((found) => (Option.isNone(found) ? Effect.sleep("250 millis") : Effect.void)),
+      Effect.repeat({ until: Option.isSome }),
+      Effect.timeoutOption(request.answerWait ?? ANSWER_WAIT),
+      Effect.map(Option.flatten)
+    )
+    if (Option.isSome(answer)) {
+      return answer.value._tag === "Accepted"
+        ? ({ status: "delivered", detail: answer.value.detail } as const)
+        : ({ status: "refused", detail: answer.value.reason } as const)
+    }
+    const waiting = (yield* transport.listDirectory(files.inbox)).includes(`${id}.msg`)
+    return {
+      status: "queued",
+      detail: waiting
+        ? "queued for the next turn: it waits in the session's input feed, not yet written to the agent"
+        : "queued for the next turn: written to the agent's input, not yet acknowledged by it"
+    } as const
+  })
+
 /**
- * Delivers an operator message to a live session: written to its stdin FIFO when it kept stdin open, else
- * dropped into its inbox as the next `NNNN.md`. Returns the `operator` transcript row for the engine to store.
+ * Hands an operator message to a live session by the harness's channel (ADR 0062) and says what became of it: fed to
+ * the CLI's stdin by the session's wrapper and `delivered` once the CLI answered it, else `queued`; dropped into the
+ * inbox of a `command` agent (`queued in $USINE_INBOX`); `refused` when the harness has no channel. Sessions recorded
+ * with an open `fifo` stdin get the message written to it.
  */
 export const intervene = Effect.fn("Intervention.intervene")(function* (
   transport: WorkerTransportShape,
   request: InterventionRequest
-): Effect.fn.Return<TranscriptEntry, SessionGone | TransportError> {
+): Effect.fn.Return<Intervened, SessionGone | TransportError> {
   const gone = new SessionGone({ attemptId: request.attemptId })
   if ((yield* sessionStatus(transport, request.record))._tag !== "Running") return yield* gone
+  const at = yield* Clock.currentTimeMillis
   const files = sessionFiles(request.record.attemptDir)
-  if (request.record.stdin === "fifo") {
-    const delivered = yield* transport.appendFile(files.fifo, (request.formatForStdin ?? plainLine)(request.message))
-    if (!delivered) return yield* gone
-  } else {
-    const existing = yield* transport.listDirectory(files.inbox)
-    const next = existing.filter((name) => /^\d+\.md$/.test(name)).length + 1
-    yield* transport.writeFile(path.join(files.inbox, `${String(next).padStart(4, "0")}.md`), request.message)
+  const { channel, record } = request
+  if (record.stdin === "feed" && channel._tag === "Stdin") return { delivery: yield* feed(transport, request, channel, at), at }
+  if (record.stdin === "fifo") {
+    const written = yield* transport.appendFile(files.fifo, plainLine(request.message))
+    if (!written) return yield* gone
+    return { delivery: { status: "queued", detail: "written to the agent's open stdin; it does not acknowledge messages" }, at }
   }
-  return { kind: "operator", text: request.message, at: yield* Clock.currentTimeMillis }
+  if (channel._tag === "None") return { delivery: { status: "refused", detail: channel.reason }, at }
+  if (channel._tag === "Stdin") {
+    return { delivery: { status: "refused", detail: "this session was started without an input feed" }, at }
+  }
+  const existing = yield* transport.listDirectory(files.inbox)
+  const next = existing.filter((name) => /^\d+\.md$/.test(name)).length + 1
+  const file = path.join(files.inbox, `${String(next).padStart(4, "0")}.md`)
+  yield* transport.writeFile(file, request.message)
+  return { delivery: { status: "queued", detail: `queued in $USINE_INBOX (${file}): the agent reads it if it looks` }, at }
 })

@@ -11,6 +11,8 @@ export interface EnsureRequest {
   readonly base: string
   readonly title: string
   readonly body: string
+  /** Opened as a draft; an existing pull request keeps its draft state. */
+  readonly draft?: boolean | undefined
   /**
    * The open pull request from `head` as a listing read it just before (`findOpen`): `ensure` then does not look
    * again. Absent, `ensure` looks it up by head branch itself.
@@ -186,7 +188,8 @@ export const makeGitHubPullRequests = (client: GitHubClient): PullRequests["Type
         head: request.head,
         base: request.base,
         title: request.title,
-        body: request.body
+        body: request.body,
+        ...(request.draft === true ? { draft: true } : {})
       })
       .pipe(
         Effect.map((response) => Option.some(info(response.data))),

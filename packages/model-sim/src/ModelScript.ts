@@ -15,18 +15,18 @@ export interface Say extends Usable {
   readonly say: string
 }
 
-/** The model calls the CLI's shell tool (Codex `exec_command {cmd}`, Pi `bash {command}`). */
+/** The model calls the CLI's shell tool (Codex `exec_command {cmd}`, Pi `bash {command}`, Claude Code `Bash {command}`). */
 export interface Run extends Usable {
   readonly run: string
 }
 
-/** The model writes a whole file (Pi `write`; for Codex, a shell command). */
+/** The model writes a whole file (Pi `write`, Claude Code `Write`; for Codex, a shell command). */
 export interface Write extends Usable {
   readonly write: string
   readonly content: string
 }
 
-/** The model replaces one exact text in a file (Pi `edit`; for Codex, a shell command). */
+/** The model replaces one exact text in a file (Pi `edit`, Claude Code `Read` then `Edit`; for Codex, a shell command). */
 export interface Edit extends Usable {
   readonly edit: string
   readonly oldText: string

@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { anthropicMessage, messageBody } from "./ModelSim/anthropicMessage"
 import { chatStream } from "./ModelSim/chatStream"
-import { conversationKey, lastToolOutput, offeredTools, type RecordedRequest } from "./ModelSim/RecordedRequest"
+import { messagesStream } from "./ModelSim/messagesStream"
+import { conversationKey, lastToolOutput, offeredTools, type RecordedRequest, statedWorkdir } from "./ModelSim/RecordedRequest"
 import { responsesStream } from "./ModelSim/responsesStream"
 import type { WireStream } from "./ModelSim/WireStream"
 import { actionOf, type Fault, isFault, type ModelScript, type Turn, turnForRequest, usageOf } from "./ModelScript"
@@ -18,20 +20,30 @@ export interface RunningModelSim {
   readonly close: () => Promise<void>
 }
 
-type Endpoint = "responses" | "chat"
+type Endpoint = "responses" | "chat" | "messages"
 
 const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
   "/v1/responses": "responses",
-  "/v1/chat/completions": "chat"
+  "/v1/chat/completions": "chat",
+  "/v1/messages": "messages"
 }
+
+/** An error body in the wire format's own shape: Anthropic's `{ type: "error", error }`, OpenAI's `{ error }`. */
+const errorBody = (endpoint: Endpoint | undefined, type: { readonly openai: string; readonly anthropic: string }, message: string) =>
+  endpoint === "messages"
+    ? { type: "error", error: { type: type.anthropic, message } }
+    : { error: { message, type: type.openai } }
+
+const INVALID = { openai: "invalid_request_error", anthropic: "invalid_request_error" }
 
 /** The text a `cut` turn starts to say before its connection drops. */
 const CUT_TEXT = "Let me look at the repository first, then I will"
 
 /**
- * Starts the scripted model on 127.0.0.1 (port 0 picks a free one). It answers `POST /v1/responses` (Codex) and
- * `POST /v1/chat/completions` (Pi) with streamed turns of the script, one turn per request of a conversation, and
- * `GET /v1/models`. For callers outside Effect; Effect code uses the `ModelSim` layer.
+ * Starts the scripted model on 127.0.0.1 (port 0 picks a free one). It answers `POST /v1/responses` (Codex),
+ * `POST /v1/chat/completions` (Pi) and `POST /v1/messages` (Claude Code, streamed or not) with turns of the script,
+ * one turn per request of a conversation; and `GET /v1/models`, `POST /v1/messages/count_tokens` and `HEAD /` (Claude
+ * Code's reachability check). For callers outside Effect; Effect code uses the `ModelSim` layer.
  */
 export const startModelSim = (script: ModelScript, options: { readonly port?: number } = {}): Promise<RunningModelSim> => {
   const model = script.model ?? "sim-model"
@@ -51,17 +63,22 @@ export const startModelSim = (script: ModelScript, options: { readonly port?: nu
     else res.end()
   }
 
-  const fault = (res: ServerResponse, turn: Fault, render: (turn: Exclude<Turn, Fault>) => WireStream) => {
+  const fault = (res: ServerResponse, endpoint: Endpoint, turn: Fault, render: (turn: Exclude<Turn, Fault>) => WireStream) => {
     switch (turn.fault) {
-      case "429":
+      case "429": {
+        const message = `Rate limit reached for ${model}. Please try again in ${turn.retryAfter}s.`
+        const body =
+          endpoint === "messages"
+            ? errorBody(endpoint, { openai: "", anthropic: "rate_limit_error" }, message)
+            : { error: { message, type: "requests", code: "rate_limit_exceeded" } }
+        return json(res, 429, body, { "retry-after": String(turn.retryAfter) })
+      }
+      case "500":
         return json(
           res,
-          429,
-          { error: { message: `Rate limit reached for ${model}. Please try again in ${turn.retryAfter}s.`, type: "requests", code: "rate_limit_exceeded" } },
-          { "retry-after": String(turn.retryAfter) }
+          500,
+          errorBody(endpoint, { openai: "server_error", anthropic: "api_error" }, "The server had an error while processing your request.")
         )
-      case "500":
-        return json(res, 500, { error: { message: "The server had an error while processing your request.", type: "server_error" } })
       case "cut":
         return stream(res, render({ say: CUT_TEXT }), true)
       case "hang":
@@ -71,9 +88,21 @@ export const startModelSim = (script: ModelScript, options: { readonly port?: nu
 
   const answer = (req: IncomingMessage, res: ServerResponse, raw: string) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/"
-    const record = (entry: Omit<RecordedRequest, "method" | "path" | "authorization">) =>
-      requests.push({ method: req.method ?? "GET", path, authorization: req.headers.authorization, ...entry })
+    const apiKey = req.headers["x-api-key"]
+    const record = (entry: Omit<RecordedRequest, "method" | "path" | "authorization" | "apiKey">) =>
+      requests.push({
+        method: req.method ?? "GET",
+        path,
+        authorization: req.headers.authorization,
+        apiKey: typeof apiKey === "string" ? apiKey : undefined,
+        ...entry
+      })
     const outside = { conversation: "", index: 0, turn: undefined, model: undefined, tools: [], lastToolOutput: undefined }
+    if (req.method === "HEAD" && path === "/") {
+      record({ ...outside, body: undefined })
+      res.writeHead(200)
+      return res.end()
+    }
     if (req.method === "GET" && path === "/v1/models") {
       record({ ...outside, body: undefined })
       return json(res, 200, { object: "list", data: [{ id: model, object: "model", created: 0, owned_by: "usine" }] })
@@ -84,11 +113,16 @@ export const startModelSim = (script: ModelScript, options: { readonly port?: nu
       body = raw === "" ? {} : JSON.parse(raw)
     } catch {
       record({ ...outside, body: raw })
-      return json(res, 400, { error: { message: "the request body is not JSON", type: "invalid_request_error" } })
+      return json(res, 400, errorBody(endpoint, INVALID, "the request body is not JSON"))
+    }
+    if (req.method === "POST" && path === "/v1/messages/count_tokens") {
+      record({ ...outside, body })
+      // A rough count, as Claude Code only weighs its context with it: four characters a token.
+      return json(res, 200, { input_tokens: Math.ceil(raw.length / 4) })
     }
     if (endpoint === undefined) {
       record({ ...outside, body })
-      return json(res, 404, { error: { message: `no route for ${req.method} ${path}`, type: "invalid_request_error" } })
+      return json(res, 404, errorBody(endpoint, INVALID, `no route for ${req.method} ${path}`))
     }
     const fields = body as { readonly model?: unknown; readonly stream?: unknown; readonly stream_options?: { readonly include_usage?: unknown } }
     const conversation = conversationKey(body)
@@ -98,17 +132,29 @@ export const startModelSim = (script: ModelScript, options: { readonly port?: nu
     const offered = offeredTools(body)
     const requested = typeof fields.model === "string" ? fields.model : undefined
     record({ conversation, index, turn, model: requested, tools: offered, lastToolOutput: lastToolOutput(body), body })
-    if (fields.stream !== true) {
-      return json(res, 400, { error: { message: "the scripted model only answers streamed requests", type: "invalid_request_error" } })
-    }
     const id = requests.length
+    const message = (t: Exclude<Turn, Fault>) =>
+      anthropicMessage({ action: actionOf(t), usage: usageOf(t), offered, workdir: statedWorkdir(body), id, model: requested ?? model })
+    if (fields.stream !== true && endpoint !== "messages") {
+      return json(res, 400, errorBody(endpoint, INVALID, "the scripted model only answers streamed requests"))
+    }
     const render = (t: Exclude<Turn, Fault>): WireStream => {
       const common = { action: actionOf(t), usage: usageOf(t), offered, id, model: requested ?? model, createdAt: Date.now() }
-      return endpoint === "responses"
-        ? responsesStream(common)
-        : chatStream({ ...common, includeUsage: fields.stream_options?.include_usage === true })
+      switch (endpoint) {
+        case "responses":
+          return responsesStream(common)
+        case "chat":
+          return chatStream({ ...common, includeUsage: fields.stream_options?.include_usage === true })
+        case "messages":
+          return messagesStream(message(t))
+      }
     }
-    if (isFault(turn)) return fault(res, turn, render)
+    if (isFault(turn)) {
+      // A cut has no meaning for a whole answer: a non-streamed request meets it as a dropped connection.
+      if (fields.stream !== true && turn.fault === "cut") return void res.destroy()
+      return fault(res, endpoint, turn, render)
+    }
+    if (fields.stream !== true) return json(res, 200, messageBody(message(turn)))
     stream(res, render(turn), false)
   }
 

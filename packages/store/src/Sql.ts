@@ -3,8 +3,10 @@ import * as Migrator from "@effect/sql/Migrator"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import type { ConfigError } from "effect/ConfigError"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { type LedgerLock, type LedgerLocked, layer as ledgerLockLayer } from "./LedgerLock"
+import { LedgerWrites } from "./LedgerWrites"
+import { timedTransactions } from "./timedTransactions"
 import ledger0001 from "./migrations/0001_ledger"
 import readModelIndexes0002 from "./migrations/0002_read_model_indexes"
 import triggerRefusals0003 from "./migrations/0003_trigger_refusals"
@@ -39,6 +41,16 @@ const prepare = Effect.gen(function* () {
 
 export type SqlLayerError = ConfigError | SqlError | Migrator.MigrationError
 
+/** The SQLite client, its transactions timed for `LedgerWrites` (the one timing hook, for the metrics). */
+const timedClient = (filename: string) =>
+  Layer.effectContext(
+    Effect.gen(function* () {
+      const sqlite = yield* SqliteClient.SqliteClient
+      const timed = timedTransactions(yield* SqlClient.SqlClient, yield* LedgerWrites)
+      return Context.make(SqliteClient.SqliteClient, sqlite).pipe(Context.add(SqlClient.SqlClient, timed))
+    })
+  ).pipe(Layer.provide(SqliteClient.layer({ filename })))
+
 /**
  * The ledger's SQLite client (WAL, busy timeout, foreign keys) with migrations applied, without the
  * single-process lock: for tests and tools that manage exclusion themselves.
@@ -46,7 +58,7 @@ export type SqlLayerError = ConfigError | SqlError | Migrator.MigrationError
 export const layerUnlocked = (
   filename: string
 ): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient, SqlLayerError> =>
-  Layer.effectDiscard(prepare).pipe(Layer.provideMerge(SqliteClient.layer({ filename })))
+  Layer.effectDiscard(prepare).pipe(Layer.provideMerge(timedClient(filename)))
 
 /** The daemon's ledger: takes `<file>.lock` first, so a second process refuses before touching the file. */
 export const layer = (

@@ -134,6 +134,7 @@ export class InMemoryExecutor {
         if (session?.status !== "running") return yield* new SessionGone({ attemptId })
         this.interventions.push({ attemptId, message })
         session.rows.push({ kind: "operator", text: message, at: yield* Clock.currentTimeMillis })
+        return { status: "delivered", detail: "the in-memory agent took it" } as const
       }),
     recoverWorkspaces: (live) =>
       Effect.sync(() => {

@@ -4,6 +4,7 @@ import { WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
 import { GitHubClient } from "@usine/github/GitHubClient"
 import { PollingTriggers } from "@usine/triggers/PollingTriggers"
 import { type Distribution, type Figure, LedgerFigures } from "@usine/store/LedgerFigures"
+import { LedgerWriteSeconds } from "./LedgerWriteSeconds"
 
 /** Seconds: Attempts run from seconds to hours. */
 const ATTEMPT_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200]
@@ -30,9 +31,9 @@ const labelled = <L extends string>(figures: ReadonlyArray<Figure<L>>): Readonly
 /**
  * Prometheus metrics (ADR 0060) through prom-client, with no code in the engine: gauges and counters over the ledger
  * are read from it at scrape time (`LedgerFigures`), GitHub's from the client's rate budget, Workers from the Workers
- * feed, and poll cycles from the reports polling already publishes.
+ * feed, poll cycles from the reports polling already publishes, and ledger transactions from the store's timing hook.
  */
-export const DaemonMetricsLayer: Layer.Layer<DaemonMetrics, never, LedgerFigures | GitHubClient | PollingTriggers | WorkerStatusFeed> =
+export const DaemonMetricsLayer: Layer.Layer<DaemonMetrics, never, LedgerFigures | GitHubClient | PollingTriggers | WorkerStatusFeed | LedgerWriteSeconds> =
   Layer.scoped(
     DaemonMetrics,
     Effect.gen(function* () {
@@ -41,6 +42,7 @@ export const DaemonMetricsLayer: Layer.Layer<DaemonMetrics, never, LedgerFigures
       const workers = yield* WorkerStatusFeed
       const run = Runtime.runPromise(yield* Effect.runtime<never>())
       const registry = new Registry()
+      registry.registerMetric(yield* LedgerWriteSeconds)
 
       /** A metric whose values are read when scraped. */
       const scraped = (name: string, help: string, type: "gauge" | "counter" | "histogram", read: Effect.Effect<ReadonlyArray<Value>>) =>

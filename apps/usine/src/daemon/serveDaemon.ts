@@ -4,10 +4,13 @@ import { BoardServer } from "@usine/board/BoardServer"
 import { trustWarnings } from "@usine/core/trust/trustWarnings"
 import type { Executor } from "@usine/engine/Executor"
 import { RunEngine } from "@usine/engine/RunEngine"
+import { makeRedactor } from "@usine/core/text/Redactor"
 import { PollingTriggers } from "@usine/triggers/PollingTriggers"
 import { ScheduleTriggers } from "@usine/triggers/ScheduleTriggers"
 import { watchConfig } from "../watchConfig"
 import { DaemonLayer } from "./DaemonLayer"
+import { DaemonTracing } from "./DaemonTracing"
+import { LedgerWriteSecondsLayer } from "./LedgerWriteSeconds"
 import { notifyLoop } from "./notifications"
 import type { StartupPlan } from "./StartupPlan"
 import { wakeHeldRuns } from "./wakeHeldRuns"
@@ -40,7 +43,8 @@ const onShutdownSignals = (engine: RunEngine) =>
 /**
  * Builds the daemon, starts the triggers and the configuration watcher, reports the Board's address, then waits for
  * a shutdown request and drains. The wait and the drain are uninterruptible: the runtime's own signal handler
- * interrupts the main fiber, and that interruption must wait until the drain is over.
+ * interrupts the main fiber, and that interruption must wait until the drain is over. Traces, when the environment
+ * asks for them, are set up around the whole daemon, so the drain's spans are sent too.
  */
 export const serveDaemon = <E, R>(options: {
   readonly plan: StartupPlan
@@ -81,4 +85,7 @@ export const serveDaemon = <E, R>(options: {
         )
       )
     })
+  ).pipe(
+    Effect.provide(LedgerWriteSecondsLayer),
+    Effect.provide(DaemonTracing(options.plan.env, makeRedactor(options.plan.secrets).redact))
   )

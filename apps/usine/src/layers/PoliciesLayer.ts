@@ -16,6 +16,9 @@ export const policyOf = (loop: CompiledLoop): LoopPolicy => ({
     maxChangedFiles: loop.maxChangedFiles,
     maxAttemptMinutes: loop.maxAttemptMinutes,
     stallMinutes: loop.stallMinutes,
+    setup: loop.setup,
+    setupMinutes: loop.setupMinutes,
+    pullRequest: { closes: loop.pullRequest.closes, draft: loop.pullRequest.draft },
     kind: loop.on,
     network: loop.network
   },

@@ -68,9 +68,10 @@ const HttpUrl = Schema.String.pipe(
 )
 
 /**
- * An OpenAI-compatible model endpoint a CLI uses instead of its own provider (a local model server, the scripted
- * model of the tests and the demo). The key stays in the daemon's environment under `api_key_env`; the CLI is
- * handed it at each Attempt and its config file names a variable, never the key.
+ * A model endpoint a CLI uses instead of its own provider (a local model server, the scripted model of the tests
+ * and the demo): OpenAI-compatible for Codex and Pi, Anthropic's Messages API for Claude Code. The key stays in
+ * the daemon's environment under `api_key_env`; the CLI is handed it at each Attempt in its environment, never in
+ * a file.
  */
 export const ModelProviderConfig = Schema.Struct({
   baseUrl: Schema.propertySignature(HttpUrl).pipe(Schema.fromKey("base_url")),
@@ -79,8 +80,8 @@ export const ModelProviderConfig = Schema.Struct({
 })
 export type ModelProviderConfig = typeof ModelProviderConfig.Type
 
-/** The harnesses that can be pointed at a `provider`: both speak OpenAI's wire formats. */
-export const PROVIDER_HARNESSES: ReadonlyArray<Harness> = ["codex", "pi"]
+/** The harnesses that can be pointed at a `provider`: Codex and Pi speak OpenAI's wire formats, Claude Code Anthropic's. */
+export const PROVIDER_HARNESSES: ReadonlyArray<Harness> = ["codex", "pi", "claude"]
 
 /** One coding-agent CLI usine can start, and what it is allowed to see. */
 export const AgentConfig = Schema.Struct({
@@ -89,7 +90,7 @@ export const AgentConfig = Schema.Struct({
   /** The `command` harness's command line, or another binary for a known CLI. */
   command: Schema.optional(CommandLine),
   env: Schema.optionalWith(AgentEnvSchema, { default: () => ({ inherit: [], values: {} }) }),
-  /** A model endpoint that replaces the CLI's own provider (`codex` and `pi` only). */
+  /** A model endpoint that replaces the CLI's own provider (`codex`, `pi` and `claude`). */
   provider: Schema.optional(ModelProviderConfig),
   /** Endpoints its sandbox may reach besides its model endpoint (ADR 0054). */
   network: Schema.optional(Schema.Array(NetworkEndpoint)),
@@ -101,7 +102,7 @@ export const AgentConfig = Schema.Struct({
   Schema.filter((agent) =>
     agent.provider === undefined || PROVIDER_HARNESSES.includes(agent.harness)
       ? undefined
-      : { path: ["provider"], message: `\`provider\` applies only to the ${PROVIDER_HARNESSES.join(" and ")} harnesses, not \`${agent.harness}\`` }
+      : { path: ["provider"], message: `\`provider\` applies only to the ${PROVIDER_HARNESSES.slice(0, -1).join(", ")} and ${PROVIDER_HARNESSES.at(-1)} harnesses, not \`${agent.harness}\`` }
   )
 )
 export type AgentConfig = typeof AgentConfig.Type

@@ -20,7 +20,8 @@ interface CelError {
   readonly range?: { readonly start: number } | undefined
 }
 
-const describeError = (error: CelError): string => {
+/** The first line of a CEL error, with where in the expression it is. */
+export const describeCelError = (error: CelError): string => {
   const first = error.message.split("\n")[0] ?? error.message
   return error.range === undefined ? first : `${first} (at character ${error.range.start + 1} of the expression)`
 }
@@ -31,11 +32,11 @@ export const compileCel = (source: string): Either.Either<CelExpression, string>
   try {
     program = environment.parse(source)
   } catch (error) {
-    return Either.left(`invalid CEL expression: ${describeError(error as CelError)}`)
+    return Either.left(`invalid CEL expression: ${describeCelError(error as CelError)}`)
   }
   const checked = program.check()
   if (!checked.valid) {
-    return Either.left(`invalid CEL expression: ${checked.error ? describeError(checked.error) : "type check failed"}`)
+    return Either.left(`invalid CEL expression: ${checked.error ? describeCelError(checked.error) : "type check failed"}`)
   }
   if (checked.type !== "bool" && checked.type !== "dyn") {
     return Either.left(`the expression gives ${checked.type}, but \`if:\` needs a boolean`)

@@ -7,6 +7,7 @@ import type { LiquidTemplate } from "./LiquidTemplate"
 import type { LoopConfig } from "./LoopConfig"
 import { selectRepositories } from "./matchRepository"
 import type { WorkerConfig } from "./WorkerConfig"
+import { defaultPullRequestOptions, type PullRequestOptions, type StatusLabels } from "./WriteBackConfig"
 
 interface LoopCommon {
   readonly name: string
@@ -17,9 +18,19 @@ interface LoopCommon {
   readonly if: CelExpression
   readonly prompt: LiquidTemplate
   readonly agent: string
+  /** The start gate: `required` parks each Run in Waiting. */
   readonly approval: "required" | "none"
+  /** The pull-request gate: `required` parks a verified Run in Reviewing before anything is pushed (ADR 0063). */
+  readonly pullRequestApproval: "required" | "none"
+  /** The Agent that judges each verified round; absent means none. */
+  readonly judge: string | undefined
   readonly maxAttemptMinutes: number | undefined
   readonly verify: ReadonlyArray<string>
+  /** Commands run before the agent's first turn, and the minutes they may take. */
+  readonly setup: ReadonlyArray<string>
+  readonly setupMinutes: number
+  /** How a pull request the Run opens is written. */
+  readonly pullRequest: PullRequestOptions
   /** `host:port` endpoints its sandboxes may reach. */
   readonly network: ReadonlyArray<string>
   readonly verifyRounds: number
@@ -43,6 +54,10 @@ export interface ItemLoop extends LoopCommon {
   readonly maxNoProgress: number
   /** Who may trigger it, and whose comments its `if:` and prompt see. */
   readonly trust: TrustPolicy
+  /** Labels moved on the Item when a Run starts and ends; none when empty. */
+  readonly statusLabels: StatusLabels
+  /** Whether the Run keeps one comment on the Item, edited in place. */
+  readonly comment: boolean
 }
 
 /** A schedule Loop: it acts on Ticks and has no cycle budget. */
@@ -74,9 +89,14 @@ export const compileLoop = (
     if: loop.if,
     prompt: loop.prompt,
     agent: loop.agent,
-    approval: loop.approval,
+    approval: loop.approval.start,
+    pullRequestApproval: loop.approval.pullRequest,
+    judge: loop.judge,
     maxAttemptMinutes: loop.maxAttemptMinutes,
     verify: loop.verify,
+    setup: loop.setup,
+    setupMinutes: loop.setupMinutes,
+    pullRequest: loop.pullRequest ?? defaultPullRequestOptions,
     network: loop.network,
     verifyRounds: loop.verifyRounds,
     forbiddenPaths: loop.forbiddenPaths,
@@ -95,6 +115,8 @@ export const compileLoop = (
         on: loop.on,
         maxCycles: loop.maxCycles ?? defaultMaxCycles,
         maxNoProgress: loop.maxNoProgress,
-        trust: { mode: loop.trust, trustedAuthors: loop.trustedAuthors }
+        trust: { mode: loop.trust, trustedAuthors: loop.trustedAuthors },
+        statusLabels: loop.statusLabels ?? {},
+        comment: loop.comment
       }
 }

@@ -4,7 +4,9 @@ import { Interval, Name, NetworkEndpoint, NonEmptyString, NonNegativeInt, Positi
 import { CronPatternString, TimeZone } from "./CronSchedule"
 import { GitHubLogin, TrustMode } from "../trust/TrustPolicy"
 import { LiquidTemplateFromString } from "./LiquidTemplate"
+import { ApprovalConfig } from "./ApprovalConfig"
 import { defaultMaxNoProgress, LoopBudget } from "./BudgetConfig"
+import { PullRequestOptions, StatusLabels } from "./WriteBackConfig"
 
 export const LoopTrigger = Schema.Literal("issues", "pull_requests", "schedule")
 export type LoopTrigger = typeof LoopTrigger.Type
@@ -23,12 +25,24 @@ export const LoopConfig = Schema.Struct({
   if: Schema.optionalWith(CelExpressionFromString, { default: () => always }),
   prompt: LiquidTemplateFromString,
   agent: Name,
-  approval: Schema.optionalWith(Schema.Literal("required", "none"), { default: () => "required" as const }),
+  /** The start gate, and the pull-request gate (ADR 0063). */
+  approval: Schema.optionalWith(ApprovalConfig, { default: () => ({ start: "required" as const, pullRequest: "none" as const }) }),
+  /** An Agent that reviews each verified round (task, diff, verify output) and answers pass or feedback (ADR 0063). */
+  judge: Schema.optional(Name),
   maxCycles: Schema.optional(PositiveInt).pipe(Schema.fromKey("max_cycles")),
   cron: Schema.optional(CronPatternString),
   tz: Schema.optional(TimeZone),
   maxAttemptMinutes: Schema.optional(PositiveInt).pipe(Schema.fromKey("max_attempt_minutes")),
   verify: Schema.optionalWith(Schema.Array(NonEmptyString), { default: () => [] }),
+  /** Commands run in the worktree before the agent's first turn, sandboxed as `verify`; a failure is `SetupFailed`. */
+  setup: Schema.optionalWith(Schema.Array(NonEmptyString), { default: () => [] }),
+  setupMinutes: Schema.optionalWith(PositiveMinutes, { default: () => 10 }).pipe(Schema.fromKey("setup_minutes")),
+  /** How the pull request a Run opens is written: `Closes #N`, draft, labels, reviewers. */
+  pullRequest: Schema.optional(PullRequestOptions).pipe(Schema.fromKey("pull_request")),
+  /** Labels moved on the Item when a Run starts and ends. */
+  statusLabels: Schema.optional(StatusLabels).pipe(Schema.fromKey("status_labels")),
+  /** One comment on the Item linking the Run and its pull request, edited in place as the Run moves. */
+  comment: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** Endpoints the agent's and the `verify` commands' sandbox may reach (package registries), ADR 0054. */
   network: Schema.optionalWith(Schema.Array(NetworkEndpoint), { default: () => [] }),
   verifyRounds: Schema.optionalWith(NonNegativeInt, { default: () => 2 }).pipe(Schema.fromKey("verify_rounds")),

@@ -18,10 +18,16 @@ export const checkCombinations = (raw: Raw): ReadonlyArray<ConfigIssue> => {
       if (has(loop, "max_no_progress")) {
         issues.push(issueAt(at("max_no_progress"), "schedule Loops have no no-progress brake; remove `max_no_progress`"))
       }
+      for (const key of ["status_labels", "comment"]) {
+        if (has(loop, key)) issues.push(issueAt(at(key), `a schedule Loop has no Item to write \`${key}\` to; remove it`))
+      }
     } else if (on !== undefined) {
       for (const key of ["cron", "tz"]) {
         if (has(loop, key)) issues.push(issueAt(at(key), `\`${key}\` applies only to \`on: schedule\` Loops, not \`on: ${on}\``))
       }
+    }
+    if (on !== undefined && on !== "issues" && field(field(loop, "pull_request"), "closes") === true) {
+      issues.push(issueAt([...at("pull_request"), "closes"], "only an issue Loop's pull request closes an issue"))
     }
   })
   for (const [name, worker] of entries(field(raw, "workers"))) {

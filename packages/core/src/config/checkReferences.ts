@@ -32,6 +32,10 @@ export const checkReferences = (raw: Raw): ReadonlyArray<ConfigIssue> => {
 
   items(field(raw, "loops")).forEach((loop, index) => {
     const agent = text(field(loop, "agent"))
+    const judge = text(field(loop, "judge"))
+    if (agentsKnown && judge !== undefined && !agents.includes(judge)) {
+      issues.push(issueAt(["loops", index, "judge"], `unknown agent \`${judge}\`; ${list(agents)}`))
+    }
     const loopWorkers = field(loop, "workers")
     if (agentsKnown && agent !== undefined && !agents.includes(agent)) {
       issues.push(issueAt(["loops", index, "agent"], `unknown agent \`${agent}\`; ${list(agents)}`))

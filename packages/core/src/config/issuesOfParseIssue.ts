@@ -81,7 +81,10 @@ const walkUnion = (issue: ParseResult.Composite, path: Path, out: Array<ConfigIs
 
 /** A failure of the value's own type, not of something inside it. */
 const isLeaf = (issue: ParseResult.ParseIssue): boolean =>
-  issue._tag === "Type" || (issue._tag === "Refinement" && issue.kind === "From" && isLeaf(issue.issue))
+  issue._tag === "Type" ||
+  (issue._tag === "Refinement" && issue.kind === "From" && isLeaf(issue.issue)) ||
+  // A union of literals nested in a union (`required | none | {…}`) failed on the value itself too.
+  (issue._tag === "Composite" && AST.isUnion(issue.ast) && (Array.isArray(issue.issues) ? issue.issues : [issue.issues]).every(isLeaf))
 
 const expected = (ast: AST.AST, actual: unknown) => `expected ${describe(ast)}, got ${show(actual)}`
 

@@ -2,6 +2,7 @@ import { Array as Arr, Effect, Either, Order, Schema } from "effect"
 import { type Document, LineCounter, parseDocument } from "yaml"
 import { checkBoard } from "./checkBoard"
 import { checkCombinations } from "./checkCombinations"
+import { checkConditions } from "./checkConditions"
 import { checkReferences } from "./checkReferences"
 import { compileLoop } from "./CompiledLoop"
 import { type ConfigIssue, formatPath } from "./ConfigIssue"
@@ -27,8 +28,9 @@ const byPosition = Order.combine(
 
 /**
  * Parses the text of a usine.yaml: YAML, `${ENV}` interpolation, the schema, the rules that tie keys together,
- * and compilation of every `if:`, `prompt:` and `cron`. Fails with every problem found, each placed on its
- * line and column. Pure: the caller reads the file and supplies the environment.
+ * compilation of every `if:`, `prompt:` and `cron`, and each `if:` checked against its Loop's declared context.
+ * Fails with every problem found, each placed on its line and column. Pure: the caller reads the file and
+ * supplies the environment.
  */
 export const parseConfig = (text: string, options: ParseConfigOptions): Effect.Effect<UsineConfig, ConfigInvalid> =>
   Effect.suspend(() => {
@@ -47,7 +49,7 @@ export const parseConfig = (text: string, options: ParseConfigOptions): Effect.E
     const raw: unknown = document.toJS({ maxAliasCount: 100 })
     const decoded = decodeFile(raw)
     if (Either.isLeft(decoded)) issues.push(...issuesOfParseIssue(decoded.left.issue))
-    issues.push(...checkCombinations(raw), ...checkBoard(raw), ...checkReferences(raw))
+    issues.push(...checkCombinations(raw), ...checkBoard(raw), ...checkReferences(raw), ...checkConditions(raw))
     if (issues.length > 0) return Effect.fail(new ConfigInvalid({ file, problems: place(document, lineCounter, issues) }))
     if (Either.isLeft(decoded)) return Effect.die(decoded.left)
     const config = decoded.right

@@ -1,5 +1,6 @@
 import { Effect, Either, Option, type Scope } from "effect"
 import type { RunId } from "@usine/core/ids/RunId"
+import { parseItemKey } from "@usine/core/ids/ItemKey"
 import type { Run } from "@usine/core/run/Run"
 import { isOpen } from "@usine/core/run/state"
 import { RunStore } from "@usine/store/RunStore"
@@ -26,14 +27,28 @@ export interface DriverHooks extends ClaimFollowUp {
  * The life of one open Run's fiber: park for approval, or run Attempts (each in its own Worker slot, each past the
  * brakes) while the ledger decides RetryAttempt, then process the newest queued Event of the same Loop and Item. A
  * fiber that queues its Run for a slot ends there; `granted` is the slot a fiber started with when it resumes the Run.
- * Untraced, like `executeAttempt`: the fiber can wait for hours, and `supervise` annotates its logs with the Run.
+ * Untraced, like `executeAttempt`: the fiber can wait for hours, and `supervise` annotates its logs with the Run. One
+ * plain span covers the Run's work (`RunDriver.drive`, with its id, Loop and Item) and one each Attempt.
  */
 export const drive = Effect.fnUntraced(function*(runId: RunId, hooks: DriverHooks, bell: Bell, granted?: HeldSlot) {
   const store = yield* RunStore
   const run = yield* withStoreRetry(store.getRun(runId))
   if (!isOpen(run.state) || run.state._tag === "Waiting") return
-  yield* driveOpen(run, hooks, bell, granted).pipe(Effect.annotateLogs({ loop: run.loop, item: run.itemKey }))
+  yield* driveOpen(run, hooks, bell, granted).pipe(
+    Effect.annotateLogs({ loop: run.loop, item: run.itemKey }),
+    Effect.withSpan("RunDriver.drive", { attributes: runSpanAttributes(run) })
+  )
 })
+
+/** What a Run's spans say about it; the daemon's tracer hands `usine.*` attributes down to every span under them. */
+const runSpanAttributes = (run: Run) => {
+  const item = parseItemKey(run.itemKey)
+  return {
+    "usine.run_id": run.id,
+    "usine.loop": run.loop,
+    "usine.item": item === undefined ? run.itemKey : item.number === undefined ? item.repository : `${item.repository}#${item.number}`
+  }
+}
 
 const driveOpen = (opened: Run, hooks: DriverHooks, bell: Bell, granted: HeldSlot | undefined) =>
   Effect.gen(function*() {
@@ -67,10 +82,10 @@ const nextAttempt = (run: Run, policy: LoopPolicy, hooks: DriverHooks, bell: Bel
       yield* Effect.addFinalizer(() => Effect.sync(granted.release))
       const store = yield* RunStore
       const open = openAttempt(yield* withStoreRetry(store.attempts(run.id)))
-      return Option.some(yield* executeAttempt(run, policy, open, Either.right(granted)))
+      return Option.some(yield* executeAttempt(run, policy, open, Either.right(granted)).pipe(Effect.withSpan("RunDriver.attempt")))
     }
     const prepared = yield* prepareAttempt(run, policy, bell)
     const slot = yield* hooks.takeSlot(run, prepared.prefer)
     if (Option.isNone(slot)) return Option.none()
-    return Option.some(yield* executeAttempt(run, policy, prepared.open, slot.value))
+    return Option.some(yield* executeAttempt(run, policy, prepared.open, slot.value).pipe(Effect.withSpan("RunDriver.attempt")))
   }))

@@ -13,8 +13,11 @@ export class SessionRecord extends Schema.Class<SessionRecord>("SessionRecord")(
   /** Field 22 of `/proc/<pid>/stat` at start: a reused pid has another start time. */
   startTime: Schema.String,
   attemptDir: Schema.String,
-  /** `fifo`: stdin stays open for interventions; `file`: stdin is a file read to its end; `none`: /dev/null. */
-  stdin: Schema.Literal("fifo", "file", "none"),
+  /**
+   * `feed`: the wrapper feeds stdin from `stdin` then the inbox (ADR 0062); `fifo`: stdin stays open and the daemon
+   * writes to it (older sessions); `file`: stdin is a file read to its end; `none`: /dev/null.
+   */
+  stdin: Schema.Literal("feed", "fifo", "file", "none"),
   /** Clock milliseconds at start, for `max_attempt_minutes`. */
   startedAt: Schema.Number
 }) {}

@@ -9,7 +9,7 @@ import { claimName, sessionFiles } from "./sessionFiles"
 export class SessionStart extends Schema.Class<SessionStart>("SessionStart")({
   /** Counts the starts tried in this folder; names the claim file. */
   generation: Schema.Number,
-  stdin: Schema.Literal("fifo", "file", "none"),
+  stdin: Schema.Literal("feed", "fifo", "file", "none"),
   startedAt: Schema.Number
 }) {}
 

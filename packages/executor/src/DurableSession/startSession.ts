@@ -20,6 +20,11 @@ export interface SessionSpec {
   readonly stdin?: string | undefined
   /** Keep stdin open after `stdin` through a FIFO, so interventions can be written to it. */
   readonly keepStdinOpen?: boolean
+  /**
+   * The wrapper feeds stdin (ADR 0062): `stdin` first, then each `inbox/*.msg` in name order, until the daemon drops
+   * `inbox/close`; the channel lives as long as the session, whatever happens to the daemon.
+   */
+  readonly feedInbox?: boolean
   /** Files to write into the Attempt's folder first, relative path → content. */
   readonly files?: Readonly<Record<string, string>>
   /**
@@ -65,6 +70,7 @@ export const startSession = (
     const previous = yield* readSessionStart(transport, spec.attemptDir)
 
     yield* transport.makeDirectory(files.inbox)
+    if (spec.feedInbox === true) yield* transport.makeDirectory(files.fed)
     for (const [relative, content] of Object.entries(spec.files ?? {})) {
       const target = path.normalize(relative)
       if (path.isAbsolute(target) || target === ".." || target.startsWith("../")) {
@@ -73,17 +79,18 @@ export const startSession = (
       yield* transport.writeFile(path.join(spec.attemptDir, target), content)
     }
     if (spec.stdin !== undefined) yield* transport.writeFile(files.stdin, spec.stdin, { mode: 0o600 })
-    if (spec.keepStdinOpen === true) {
+    const fifo = spec.feedInbox === true ? files.feed : spec.keepStdinOpen === true ? files.fifo : undefined
+    if (fifo !== undefined) {
       // A fenced earlier start may have made it; its wrapper never opened it.
-      yield* transport.remove(files.fifo)
-      yield* transport.makeFifo(files.fifo)
+      yield* transport.remove(fifo)
+      yield* transport.makeFifo(fifo)
     }
     yield* transport.writeFile(files.env, environment, { mode: 0o600 })
     const argv = spec.sandbox === undefined ? spec.argv : (yield* sandboxed(transport, spec, spec.sandbox)).argv
 
     const start = new SessionStart({
       generation: Option.match(previous, { onNone: () => 1, onSome: (p) => p.generation + 1 }),
-      stdin: spec.keepStdinOpen === true ? "fifo" : spec.stdin === undefined ? "none" : "file",
+      stdin: spec.feedInbox === true ? "feed" : spec.keepStdinOpen === true ? "fifo" : spec.stdin === undefined ? "none" : "file",
       startedAt: yield* Clock.currentTimeMillis
     })
     yield* transport.writeFile(files.starting, encodeSessionStart(start))

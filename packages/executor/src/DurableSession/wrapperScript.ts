@@ -5,8 +5,11 @@ import { shellQuote } from "../shellQuote"
  * the rest is the agent's argv. Its first act is to create the claim file holding its own `/proc` stat, with `ln`
  * so the file appears whole or not at all and only once: a start the daemon gave up on (it created the claim file
  * first, ADR 0048) exits 75 before it runs anything, and a start the daemon did not record is found from the file.
- * It loads the environment from `env.sh` (then deletes it: secrets never sit in argv nor stay on disk), keeps
- * stdin open through the FIFO when there is one, appends stdout and stderr to files, survives SIGTERM long enough
+ * It loads the environment from `env.sh` (then deletes it: secrets never sit in argv nor stay on disk). With a
+ * `stdin.feed` FIFO it owns the agent's stdin (ADR 0062): a feeder subshell, the FIFO's only writer, writes `stdin`,
+ * then each `inbox/*.msg` in name order (moved to `inbox/fed/` once written) until `inbox/close` finds no new
+ * message, and ends, closing the agent's stdin; it dies with the agent. An older `stdin.fifo` is held open for the
+ * daemon to write to. It appends stdout and stderr to files, survives SIGTERM long enough
  * to record the agent's status, and writes that status to `exit` atomically. Utilities go through `command -p`
  * because the agent's PATH may not have them.
  */
@@ -18,7 +21,28 @@ command -p rm -f "$d/$c.$$"
 . "$d/env.sh" && command -p rm -f "$d/env.sh"
 (umask 077; : >>"$d/stream.jsonl"; : >>"$d/stderr.log")
 trap : TERM
-if [ -p "$d/stdin.fifo" ]; then
+if [ -p "$d/stdin.feed" ]; then
+  (
+    if [ -f "$d/stdin" ]; then command -p cat "$d/stdin" || exit 0; fi
+    while :; do
+      fed=
+      for m in "$d"/inbox/*.msg; do
+        [ -f "$m" ] || continue
+        command -p cat "$m" || exit 0
+        command -p mv -f "$m" "$d/inbox/fed/"
+        fed=1
+      done
+      if [ -n "$fed" ]; then command -p rm -f "$d/inbox/close"
+      elif [ -f "$d/inbox/close" ]; then exit 0
+      fi
+      command -p sleep 1
+    done
+  ) >"$d/stdin.feed" &
+  feeder=$!
+  "$@" <"$d/stdin.feed" >>"$d/stream.jsonl" 2>>"$d/stderr.log"
+  code=$?
+  kill "$feeder" 2>/dev/null
+elif [ -p "$d/stdin.fifo" ]; then
   exec 3<>"$d/stdin.fifo"
   feeder=
   if [ -f "$d/stdin" ]; then command -p cat "$d/stdin" >&3 & feeder=$!; fi

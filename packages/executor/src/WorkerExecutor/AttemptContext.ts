@@ -56,6 +56,9 @@ export interface AttemptContext {
 /** Turn N's own folder (stream, exit status, stdin, inbox, harness files), inside the Attempt's folder. */
 export const turnDir = (attemptDir: string, turn: number): string => path.join(attemptDir, `turn-${turn}`)
 
+/** A turn folder's file naming the harness its session was started with: Intervene picks its channel by it. */
+export const HARNESS_FILE = "harness"
+
 /** Where `intervene` drops operator messages for the follower to place in the transcript. */
 export const operatorDir = (attemptDir: string): string => path.join(attemptDir, "operator")
 

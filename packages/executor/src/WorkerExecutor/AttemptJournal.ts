@@ -46,7 +46,9 @@ export class OperatorEntry extends Schema.TaggedClass<OperatorEntry>()("operator
   afterLine: Schema.Number,
   /** The message's file under `operator/`. */
   file: Schema.String,
-  text: Schema.String
+  text: Schema.String,
+  /** What became of it (ADR 0062): `delivered: …`, `queued: …` or `refused: …`; absent in older journals. */
+  note: Schema.optional(Schema.String)
 }) {}
 
 export const VerifyResult = Schema.Struct({

@@ -2,16 +2,30 @@ import { Effect, Option, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import * as path from "node:path/posix"
 import { SessionGone } from "@usine/engine/Executor"
+import { channelOf, type Harness } from "../harness/Harness"
+import { harnessFor } from "../harness/harnessFor"
 import { intervene } from "../Intervention"
+import type { WorkerTransportShape } from "../WorkerTransport"
 import { readJournal } from "./AttemptJournal"
-import { operatorDir, turnDir, turnSession } from "./AttemptContext"
+import { HARNESS_FILE, operatorDir, turnDir, turnSession } from "./AttemptContext"
 import type { AttemptLocator } from "./AttemptLocator"
+import { OperatorMessage } from "./OperatorMessage"
 
-const OperatorMessage = Schema.parseJson(Schema.Struct({ text: Schema.String, at: Schema.Number }))
+const harnessNames: ReadonlyArray<Harness["name"]> = ["codex", "claude", "pi", "command"]
+
+/** The harness a turn's session was started with; a folder from before it was recorded is a `command` one's. */
+const turnHarness = (transport: WorkerTransportShape, dir: string) =>
+  transport.readFile(path.join(dir, HARNESS_FILE)).pipe(
+    Effect.map((bytes) => {
+      const name = Option.getOrElse(Option.map(bytes, (b) => Buffer.from(b).toString("utf8").trim()), () => "command")
+      return harnessFor(harnessNames.find((n) => n === name) ?? "command")
+    })
+  )
 
 /**
- * Hands an operator message to the current turn's live session, then leaves it in `operator/` for the Attempt's
- * follower, which places it in the transcript at the line it has reached and journals where (ADR 0023).
+ * Hands an operator message to the current turn's live session by its harness's channel (ADR 0062), then leaves it
+ * in `operator/` with what became of it, for the Attempt's follower, which places both in the transcript at the line
+ * it has reached and journals where (ADR 0023).
  */
 export const deliverIntervention = (locator: AttemptLocator, attemptId: string, message: string) =>
   Effect.gen(function* () {
@@ -24,14 +38,17 @@ export const deliverIntervention = (locator: AttemptLocator, attemptId: string, 
     if (turns.length === 0) return yield* gone
     const current = Math.max(...turns)
     if (entries.some((e) => e._tag === "turnEnd" && e.turn === current)) return yield* gone
-    const record = yield* turnSession(worker.transport, turnDir(attemptDir, current))
+    const dir = turnDir(attemptDir, current)
+    const record = yield* turnSession(worker.transport, dir)
     if (Option.isNone(record)) return yield* gone
-    const row = yield* intervene(worker.transport, { attemptId, record: record.value, message })
-    const file = `${String(row.at).padStart(15, "0")}-${randomBytes(4).toString("hex")}.json`
+    const channel = channelOf(yield* turnHarness(worker.transport, dir))
+    const { at, delivery } = yield* intervene(worker.transport, { attemptId, record: record.value, message, channel })
+    const file = `${String(at).padStart(15, "0")}-${randomBytes(4).toString("hex")}.json`
     yield* worker.transport.writeFile(
       path.join(operatorDir(attemptDir), file),
-      Schema.encodeSync(OperatorMessage)({ text: row.text, at: row.at })
+      Schema.encodeSync(OperatorMessage)({ text: message, at, note: `${delivery.status}: ${delivery.detail}` })
     )
+    return delivery
   }).pipe(
     Effect.catchTags({
       WorkerUnreachable: () => new SessionGone({ attemptId }),

@@ -25,7 +25,10 @@ export const journalRows = (entry: JournalEntry): Rows =>
       row("system", e.turn === 1 ? "agent turn 1 started" : `agent turn ${e.turn} started with the verification output`, e.at)
     ],
     turnEnd: (e): Rows => [row(e.limit === undefined && e.exitCode === 0 ? "system" : "error", turnEnd(e), e.at)],
-    operator: (e): Rows => [row("operator", e.text, e.at)],
+    operator: (e): Rows => [
+      row("operator", e.text, e.at),
+      ...(e.note === undefined ? [] : [row("system", `operator message ${e.note}`, e.at)])
+    ],
     verify: (e): Rows =>
       e.results.map((r) =>
         row(

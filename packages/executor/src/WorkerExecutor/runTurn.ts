@@ -4,19 +4,20 @@ import { type AttemptFailure, DefectFailure, InfraFailure, RunawayFailure } from
 import { modelProviderOf } from "@usine/core/config/AgentConfig"
 import { agentEnvironment } from "../AgentEnvironment"
 import { encodeHandle, type SessionRecord } from "../DurableSession/SessionRecord"
-import type { StreamParser } from "../harness/Harness"
+import { channelOf, type StreamParser } from "../harness/Harness"
 import { inboxPath } from "../Intervention"
 import type { SessionRanAway, SessionStalled, SessionVanished } from "../DurableSession/SessionFailures"
 import type { TransportError } from "../WorkerTransport"
 import { OperatorEntry, TurnEndEntry, type TurnEntry } from "./AttemptJournal"
-import { type AttemptContext, operatorDir, turnDir, turnSession } from "./AttemptContext"
+import { type AttemptContext, HARNESS_FILE, operatorDir, turnDir, turnSession } from "./AttemptContext"
+import { OperatorMessage } from "./OperatorMessage"
+import { feedCloser } from "./feedCloser"
 import { agentSandbox } from "./attemptSandbox"
 import { journalRows } from "./journalRows"
 
 const isTransportError = (error: { readonly _tag: string }): error is TransportError =>
   error._tag === "WorkerUnreachable" || error._tag === "HostOperationFailed" || error._tag === "HostCommandTimedOut"
 
-const OperatorMessage = Schema.parseJson(Schema.Struct({ text: Schema.String, at: Schema.Number }))
 
 /** What a turn's end means for the Attempt; `undefined`: the agent ended well. */
 const failureOf = (ctx: AttemptContext, end: TurnEndEntry, parser: StreamParser): AttemptFailure | undefined => {
@@ -60,7 +61,8 @@ const startTurn = (ctx: AttemptContext, turn: TurnEntry, dir: string) =>
         argv: invocation.argv,
         env,
         stdin: invocation.stdin,
-        files: invocation.files,
+        feedInbox: channelOf(ctx.harness)._tag === "Stdin",
+        files: { ...invocation.files, [HARNESS_FILE]: ctx.harness.name },
         sandbox: agentSandbox(ctx, env, provider?.baseUrl)
       })
       .pipe(
@@ -110,12 +112,14 @@ export const runTurn = Effect.fn("WorkerExecutor.runTurn")(function* (
       const bytes = yield* worker.transport.readFile(path.join(operatorDir(ctx.attemptDir), file))
       const message = Option.flatMap(bytes, (b) => Schema.decodeUnknownOption(OperatorMessage)(Buffer.from(b).toString("utf8")))
       if (Option.isNone(message)) continue
-      const entry = new OperatorEntry({ ...message.value, turn: turn.turn, afterLine: lines, file })
+      const { at, note, text } = message.value
+      const entry = new OperatorEntry({ at, text, ...(note === undefined ? {} : { note }), turn: turn.turn, afterLine: lines, file })
       yield* journal.append(entry)
       yield* cursor.emit(journalRows(entry))
     }
   })
 
+  const settleFeed = feedCloser(worker.transport, record, parser)
   yield* placedAt(0)
   const elapsedAtStart = record.startedAt - ctx.request.attempt.startedAt
   const maxMinutes = ctx.request.policy.maxAttemptMinutes
@@ -136,6 +140,7 @@ export const runTurn = Effect.fn("WorkerExecutor.runTurn")(function* (
           yield* placedAt(lines)
         }
         yield* placeNew
+        if (!cursor.replaying() && Option.isNone(ended)) yield* settleFeed
       })
     ),
     Effect.either

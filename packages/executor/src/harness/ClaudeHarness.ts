@@ -1,8 +1,9 @@
+import { join } from "node:path"
 import { AgentFailure, type AttemptFailure } from "@usine/core/attempt/failure"
 import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
 import { cliArgv } from "./cliArgv"
-import type { Harness, StreamParser } from "./Harness"
-import { arr, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
+import type { Harness, ModelProvider, StreamParser } from "./Harness"
+import { arr, jsonLine, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
 import { jsonStreamParser } from "./jsonStreamParser"
 import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
@@ -11,28 +12,61 @@ import { truncate } from "./truncate"
 import { harnessUsageLine } from "./harnessUsageLine"
 
 /**
+ * What every Claude Code session of usine gets (ADR 0064). The agent works unattended in a disposable worktree,
+ * normally inside the Worker's sandbox, and the push guards check what it did: `IS_SANDBOX=1` says so to the CLI,
+ * which otherwise refuses `--dangerously-skip-permissions` to root (a CI container, a Worker run as root). No
+ * update, telemetry or other background traffic: the sandbox lets the agent reach its model endpoint only.
+ */
+const UNATTENDED: Readonly<Record<string, string>> = {
+  IS_SANDBOX: "1",
+  DISABLE_AUTOUPDATER: "1",
+  DISABLE_TELEMETRY: "1",
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1"
+}
+
+/**
+ * A model endpoint that speaks Anthropic's Messages API: `ANTHROPIC_BASE_URL` is its origin and path without the
+ * `/v1` the SDK adds itself, the key goes in `ANTHROPIC_API_KEY` (the environment, never a file), and
+ * `CLAUDE_CONFIG_DIR` lives in the Attempt's folder so the user's ~/.claude (a login, settings, hooks) is not read.
+ */
+const providerEnv = (provider: ModelProvider, attemptDir: string): Readonly<Record<string, string>> => ({
+  ANTHROPIC_BASE_URL: provider.baseUrl.replace(/\/v1\/?$/, ""),
+  CLAUDE_CONFIG_DIR: join(attemptDir, "claude-home"),
+  ...(provider.apiKey === undefined ? {} : { ANTHROPIC_API_KEY: provider.apiKey })
+})
+
+/**
  * `claude -p --output-format stream-json --verbose`, the prompt on stdin. Permissions are skipped like Codex's
- * sandbox: the agent works unattended in a disposable worktree and the push guards check what it did.
+ * sandbox (see `UNATTENDED`). With a `provider`, the CLI is pointed at it instead of Anthropic's API.
  */
 export const ClaudeHarness: Harness = {
   name: "claude",
-  invocation: (input) => ({
-    argv: [
-      ...cliArgv(input.command, "claude"),
-      "-p",
-      "--output-format",
-      "stream-json",
-      "--verbose",
-      "--dangerously-skip-permissions",
-      ...(input.model === undefined ? [] : ["--model", input.model])
-    ],
-    env: {},
-    stdin: input.prompt,
-    files: {}
-  }),
+  invocation: (input) => {
+    const provider = input.modelProvider
+    const model = provider === undefined ? input.model : provider.model
+    return {
+      argv: [
+        ...cliArgv(input.command, "claude"),
+        "-p",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--dangerously-skip-permissions",
+        ...(model === undefined ? [] : ["--model", model])
+      ],
+      env: { ...UNATTENDED, ...(provider === undefined ? {} : providerEnv(provider, input.attemptDir)) },
+      stdin: input.prompt,
+      files: {}
+    }
+  },
   parser: () => claudeParser(),
   exitFailure: processExitFailure,
-  isStallLine: () => false
+  // Claude Code reports each of its own retries of a failed request (a 429, a 5xx, a refused connection).
+  isStallLine: (line) => {
+    if (!line.includes("api_retry")) return false
+    const parsed = jsonLine(line, 0)
+    return parsed._tag === "Event" && parsed.event.type === "system" && parsed.event["subtype"] === "api_retry"
+  }
 }
 
 /** A tool result's content is a string or a list of content blocks; only their text matters here. */
@@ -109,9 +143,18 @@ const claudeParser = (): StreamParser => {
   const event = (e: StreamEvent, at: number): ReadonlyArray<TranscriptEntry> => {
     switch (e.type) {
       case "system":
-        return e["subtype"] === "init"
-          ? [{ kind: "system", text: `claude session ${str(e["session_id"]) ?? "?"} (${str(e["model"]) ?? "?"})`, at }]
-          : [{ kind: "system", text: truncate(`${str(e["subtype"]) ?? "system"}: ${JSON.stringify(e)}`, 2048), at }]
+        switch (e["subtype"]) {
+          case "init":
+            return [{ kind: "system", text: `claude session ${str(e["session_id"]) ?? "?"} (${str(e["model"]) ?? "?"})`, at }]
+          case "api_retry": {
+            const status = typeof e["error_status"] === "number" ? `${e["error_status"]} ` : ""
+            lastError = `${status}${str(e["error"]) ?? "error"}`
+            const delay = Math.round(num(e["retry_delay_ms"]))
+            return [{ kind: "system", text: `retrying the model request (${num(e["attempt"])}/${num(e["max_retries"])}) in ${delay} ms after ${lastError}`, at }]
+          }
+          default:
+            return [{ kind: "system", text: truncate(`${str(e["subtype"]) ?? "system"}: ${JSON.stringify(e)}`, 2048), at }]
+        }
       case "assistant":
         return assistant(obj(e["message"]), at)
       case "user":

@@ -50,6 +50,10 @@ export const CodexHarness: Harness = {
     if (!line.includes("Reconnecting")) return false
     const parsed = jsonLine(line, 0)
     return parsed._tag === "Event" && parsed.event.type === "error" && RECONNECTING.test(str(parsed.event["message"]) ?? "")
+  },
+  channel: {
+    _tag: "None",
+    reason: "codex exec cannot take input mid-turn (its stdin is the task, read to its end)"
   }
 }
 

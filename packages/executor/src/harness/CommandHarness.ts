@@ -31,7 +31,8 @@ export const CommandHarness: Harness = {
   },
   parser: () => commandParser(),
   exitFailure: processExitFailure,
-  isStallLine: () => false
+  isStallLine: () => false,
+  channel: { _tag: "Inbox" }
 }
 
 const commandParser = (): StreamParser => {

@@ -46,7 +46,34 @@ export interface StreamParser {
   readonly failure: () => AttemptFailure | undefined
   /** The last error the stream reported (or the tail of a plain-text stream), as evidence for an exit failure. */
   readonly lastError?: () => string | undefined
+  /**
+   * For a `Stdin` channel: the CLI finished its work and waits for input, so its stdin may be closed (it then
+   * exits). `false` while it works, retries, or took a message it has not started on yet.
+   */
+  readonly idle?: () => boolean
+  /** For a `Stdin` channel: the ids of the messages the CLI answered so far (accepted or refused). */
+  readonly answered?: () => ReadonlySet<string>
 }
+
+/** The CLI's answer to one operator message: taken (how), or refused (why). */
+export type MessageAnswer =
+  | { readonly _tag: "Accepted"; readonly detail: string }
+  | { readonly _tag: "Refused"; readonly reason: string }
+
+/** How an operator message reaches the CLI while it runs (ADR 0062). */
+export type InterventionChannel =
+  | {
+      /** The session's wrapper feeds the CLI's stdin: the task as `stdin`, then each message as one more input. */
+      readonly _tag: "Stdin"
+      /** The stdin bytes (one line, newline included) that carry `text`, tagged with `id`. */
+      readonly message: (text: string, id: string) => string
+      /** The CLI's answer to message `id` if this stream line is one. */
+      readonly answer: (line: string, id: string) => MessageAnswer | undefined
+    }
+  /** A `command` agent: the message is a file in `$USINE_INBOX`, which it may or may not read. */
+  | { readonly _tag: "Inbox" }
+  /** The CLI cannot take input mid-turn; the reason is what the operator is told. */
+  | { readonly _tag: "None"; readonly reason: string }
 
 /** One agent CLI: how to start it and how to read what it prints. */
 export interface Harness {
@@ -57,4 +84,10 @@ export interface Harness {
   readonly exitFailure: (exitCode: number | null, signal: string | null, stream: StreamParser) => AttemptFailure | undefined
   /** A line that means the CLI is stuck retrying forever (Codex's "Reconnecting..."), counted as no progress. */
   readonly isStallLine: (line: string) => boolean
+  /** How operator messages reach it; absent: it cannot take one mid-turn (`channelOf`). */
+  readonly channel?: InterventionChannel
 }
+
+/** A harness's channel; one that declares none refuses messages, saying so. */
+export const channelOf = (harness: Harness): InterventionChannel =>
+  harness.channel ?? { _tag: "None", reason: `the ${harness.name} CLI cannot take input mid-turn` }

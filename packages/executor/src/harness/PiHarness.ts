@@ -1,10 +1,11 @@
 import { join } from "node:path"
-import { type AttemptFailure, InfraFailure } from "@usine/core/attempt/failure"
+import { AgentFailure, type AttemptFailure, InfraFailure } from "@usine/core/attempt/failure"
 import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
 import { cliArgv } from "./cliArgv"
 import { type Harness, MODEL_PROVIDER_KEY_VARIABLE, type ModelProvider, type StreamParser } from "./Harness"
 import { arr, jsonLine, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
 import { jsonStreamParser } from "./jsonStreamParser"
+import { PI_TASK_ID, piChannel, piCommand } from "./piChannel"
 import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
 import { toolCallText } from "./toolCallText"
@@ -12,9 +13,10 @@ import { truncate } from "./truncate"
 import { harnessUsageLine } from "./harnessUsageLine"
 
 /**
- * `pi --mode json -p --no-session`, the prompt on stdin (Pi reads piped stdin as its first message, which also
- * keeps a prompt starting with `@` or `-` from being read as a file or a flag). `PI_CODING_AGENT_DIR` lives in
- * the Attempt's folder so the user's ~/.pi is never read; `PI_OFFLINE` stops Pi's background update checks.
+ * `pi --mode rpc --no-session`: the task is a `prompt` command on stdin, and the session's wrapper keeps feeding
+ * stdin with operator messages (ADR 0062) until the daemon sees Pi idle and closes it; Pi then exits. Its events are
+ * those of `--mode json`, plus a `response` to each command. `PI_CODING_AGENT_DIR` lives in the Attempt's folder so
+ * the user's ~/.pi is never read; `PI_OFFLINE` stops Pi's background update checks.
  */
 export const PiHarness: Harness = {
   name: "pi",
@@ -25,8 +27,7 @@ export const PiHarness: Harness = {
       argv: [
         ...cliArgv(input.command, "pi"),
         "--mode",
-        "json",
-        "-p",
+        "rpc",
         "--no-session",
         ...(provider === undefined ? [] : ["--provider", PROVIDER]),
         ...(model === undefined ? [] : ["--model", model])
@@ -37,7 +38,7 @@ export const PiHarness: Harness = {
         PI_SKIP_VERSION_CHECK: "1",
         ...(provider?.apiKey === undefined ? {} : { [MODEL_PROVIDER_KEY_VARIABLE]: provider.apiKey })
       },
-      stdin: input.prompt,
+      stdin: piCommand({ id: PI_TASK_ID, type: "prompt", message: input.prompt }),
       files: {
         "pi-agent/settings.json": "{}\n",
         ...(provider === undefined ? {} : { "pi-agent/models.json": modelsJson(provider) })
@@ -52,7 +53,8 @@ export const PiHarness: Harness = {
     if (!line.includes("auto_retry_start")) return false
     const parsed = jsonLine(line, 0)
     return parsed._tag === "Event" && parsed.event.type === "auto_retry_start"
-  }
+  },
+  channel: piChannel
 }
 
 /** The provider name usine's own endpoint gets in Pi's `models.json`. */
@@ -93,10 +95,31 @@ const piParser = (): StreamParser => {
   const total = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0 }
   let failure: AttemptFailure | undefined
   let lastError: string | undefined
+  // Idle once a run ended with nothing after it: no retry, no compaction that goes on, no message taken since.
+  let idle = false
+  let idleBeforeCompaction = false
+  const answered = new Set<string>()
 
   const error = (message: string, at: number): TranscriptEntry => {
     lastError = message
     return { kind: "error", text: truncate(message), at }
+  }
+
+  const response = (e: StreamEvent, at: number): ReadonlyArray<TranscriptEntry> => {
+    const id = str(e["id"])
+    if (id === undefined || !id.startsWith("usine-")) return [unknownEventRow(e, at)]
+    answered.add(id)
+    const reason = str(e["error"]) ?? "refused"
+    if (id === PI_TASK_ID) {
+      if (e["success"] === true) return []
+      idle = true
+      failure = new AgentFailure({ reason: "pi refused the task", evidence: reason })
+      return [error(`pi refused the task: ${reason}`, at)]
+    }
+    if (e["success"] !== true) return [{ kind: "system", text: truncate(`pi refused the operator's message: ${reason}`), at }]
+    // Taken while idle, it starts a new run: the session is not done.
+    idle = false
+    return [{ kind: "system", text: "pi accepted the operator's message", at }]
   }
 
   const assistant = (message: Readonly<Record<string, unknown>>, at: number): ReadonlyArray<TranscriptEntry> => {
@@ -142,7 +165,13 @@ const piParser = (): StreamParser => {
         return [{ kind: "system", text: `pi session ${str(e["id"]) ?? "?"}`, at }]
       // Partial and duplicate views of what message_end and tool_execution_end report once, complete.
       case "agent_start":
+        idle = false
+        return []
       case "agent_end":
+        idle = true
+        return []
+      case "response":
+        return response(e, at)
       case "turn_start":
       case "turn_end":
       case "message_start":
@@ -161,6 +190,7 @@ const piParser = (): StreamParser => {
         return [{ kind: "tool_result", tool, text: e["isError"] === true ? `error: ${text}` : text, at }]
       }
       case "auto_retry_start": {
+        idle = false
         failure = undefined
         const reason = str(e["errorMessage"]) ?? ""
         const text = `retrying (attempt ${num(e["attempt"])} of ${num(e["maxAttempts"])}, in ${Math.round(num(e["delayMs"]) / 1000)} s) after: ${reason}`
@@ -169,12 +199,16 @@ const piParser = (): StreamParser => {
       case "auto_retry_end": {
         if (e["success"] === true) return [{ kind: "system", text: "retry succeeded", at }]
         const reported = str(e["finalError"]) ?? "retries exhausted"
+        idle = true
         failure = modelFailure(reported, at)
         return [error(reported, at)]
       }
       case "compaction_start":
+        idleBeforeCompaction = idle
+        idle = false
         return [{ kind: "system", text: `compacting context (${str(e["reason"]) ?? "?"})`, at }]
       case "compaction_end":
+        idle = e["willRetry"] !== true && idleBeforeCompaction
         return [{ kind: "system", text: `context compacted${e["aborted"] === true ? " (aborted)" : ""}`, at }]
       case "extension_error":
         return [error(`extension ${str(e["extensionPath"]) ?? "?"}: ${str(e["error"]) ?? ""}`, at)]
@@ -183,5 +217,5 @@ const piParser = (): StreamParser => {
     }
   }
 
-  return jsonStreamParser(event, { failure: () => failure, lastError: () => lastError })
+  return { ...jsonStreamParser(event, { failure: () => failure, lastError: () => lastError }), idle: () => idle, answered: () => answered }
 }

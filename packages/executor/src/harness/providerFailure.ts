@@ -4,7 +4,7 @@ import { truncate } from "./truncate"
 const RATE_LIMITED = /\b429\b|rate[ _-]?limit|too many requests|usage limit|quota|exceeded retry limit/i
 const UNAUTHENTICATED = /\b40[13]\b|unauthori[sz]ed|forbidden|invalid[ _-](?:x-)?api[ _-]key|authenticat|not logged in|please (?:run )?\/?login/i
 const UNAVAILABLE = /\b(?:500|502|503|504|529)\b|overloaded|internal server error|bad gateway|service unavailable|gateway time-?out/i
-const UNREACHABLE = /network|connection (?:failed|refused|reset|error)|econnrefused|econnreset|etimedout|enotfound|eai_again|timed out|stream disconnected|socket hang up|fetch failed/i
+const UNREACHABLE = /network|connection ?(?:failed|refused|reset|error)|unable to connect|econnrefused|econnreset|etimedout|enotfound|eai_again|timed out|stream disconnected|socket hang up|fetch failed/i
 
 /**
  * Classifies an error a CLI reported about its model provider. Rate limits, outages and network trouble are

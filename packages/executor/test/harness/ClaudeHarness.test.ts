@@ -19,6 +19,79 @@ describe("ClaudeHarness", () => {
     ])
     assert.strictEqual(inv.stdin, "do it")
     assert.deepStrictEqual(ClaudeHarness.invocation({ ...input, command: ["/x/claude"] }).argv[0], "/x/claude")
+    // Unattended: the CLI would refuse to skip permissions as root, and nothing but the model is called.
+    assert.deepStrictEqual(inv.env, {
+      IS_SANDBOX: "1",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1"
+    })
+    assert.deepStrictEqual(inv.files, {})
+  })
+
+  it("points the CLI at a provider: its origin without /v1, the key in the environment, a config folder of the Attempt's own", () => {
+    const inv = ClaudeHarness.invocation({
+      ...input,
+      model: "opus",
+      modelProvider: { baseUrl: "http://127.0.0.1:4010/v1", apiKey: "sk-sim", model: "sim-model" }
+    })
+    assert.deepStrictEqual(inv.argv.slice(-2), ["--model", "sim-model"])
+    assert.strictEqual(inv.env["ANTHROPIC_BASE_URL"], "http://127.0.0.1:4010")
+    assert.strictEqual(inv.env["ANTHROPIC_API_KEY"], "sk-sim")
+    assert.strictEqual(inv.env["CLAUDE_CONFIG_DIR"], "/w/attempt/claude-home")
+    assert.deepStrictEqual(inv.files, {})
+    const keyless = ClaudeHarness.invocation({ ...input, modelProvider: { baseUrl: "https://models.internal/anthropic/v1/", model: "m" } })
+    assert.strictEqual(keyless.env["ANTHROPIC_BASE_URL"], "https://models.internal/anthropic")
+    assert.notProperty(keyless.env, "ANTHROPIC_API_KEY")
+  })
+
+  it("maps a stream recorded from the real CLI (2.1.197 on the scripted model): Bash, Read and Edit in one message, usage summed over turns", () => {
+    const { parser, rows } = replay(ClaudeHarness, "claude-stream.jsonl")
+    assert.deepStrictEqual(
+      rows.map((r) => `${r.kind}:${r.tool ?? ""}`),
+      [
+        "system:",
+        "tool_call:Bash",
+        "tool_result:Bash",
+        "tool_call:Read",
+        "tool_call:Edit",
+        "tool_result:Read",
+        "tool_result:Edit",
+        "tool_call:Bash",
+        "tool_result:Bash",
+        "assistant:",
+        "usage:"
+      ]
+    )
+    assert.strictEqual(rows[1]?.text, "node --test")
+    assert.match(rows[2]?.text ?? "", /^error: Exit code 1\n[\s\S]*# fail 1/)
+    assert.include(rows[4]?.text, '"old_string":"\\"Hello \\" + name"')
+    assert.match(rows[8]?.text ?? "", /# pass 1[\s\S]*committed$/)
+    assert.strictEqual(rows[9]?.text, "Fixed the greeting in src/greet.mjs; the tests pass and the change is committed.")
+    // The result's usage is the session's total; Anthropic counts cache reads apart from input tokens.
+    assert.deepStrictEqual(rows[10]?.usage, { inputTokens: 6500, outputTokens: 115, cachedInputTokens: 2700, costUsd: 0.023225 })
+    assert.isUndefined(ClaudeHarness.exitFailure(0, null, parser))
+  })
+
+  it("maps a recorded 429 that outlasts the CLI's retries (CLAUDE_CODE_MAX_RETRIES=2): retry rows, then a rate-limit InfraFailure with the reset time", () => {
+    const { parser, rows } = replay(ClaudeHarness, "claude-stream-ratelimited.jsonl")
+    assert.deepStrictEqual(rows.map((r) => r.kind), ["system", "system", "system", "error", "error", "usage"])
+    assert.strictEqual(rows[1]?.text, "retrying the model request (1/2) in 1000 ms after 429 rate_limit")
+    const failure = ClaudeHarness.exitFailure(1, null, parser)
+    assert.strictEqual(failure?._tag, "InfraFailure")
+    assert.strictEqual(failure?.reason, "the model provider is rate limiting the agent")
+    assert.include(failure?.evidence, "Request rejected (429)")
+    // "Please try again in 1s", read at the result's line (the 5th, at 1004).
+    assert.strictEqual(failure?._tag === "InfraFailure" ? failure.retryAt : 0, 1004 + 1000)
+  })
+
+  it("counts the CLI's own retries of a failed request as stall lines, each a readable row", () => {
+    const retry = '{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":1241.41,"error_status":429,"error":"rate_limit"}'
+    assert.isTrue(ClaudeHarness.isStallLine(retry))
+    const { parser, rows } = replayLines(ClaudeHarness, [retry])
+    assert.deepStrictEqual(rows.map((r) => r.text), ["retrying the model request (1/10) in 1241 ms after 429 rate_limit"])
+    assert.strictEqual(parser.lastError?.(), "429 rate_limit")
+    assert.isFalse(ClaudeHarness.isStallLine('{"type":"assistant","message":{"content":[{"type":"text","text":"api_retry"}]}}'))
   })
 
   it("maps the documented stream to transcript rows, resolving tool names of results", () => {

@@ -17,10 +17,12 @@ const assistantEnd = (stopReason: string, errorMessage?: string) =>
   })
 
 describe("PiHarness", () => {
-  it("starts pi in JSON print mode with the prompt on stdin and its agent dir in the Attempt's folder", () => {
+  it("starts pi in RPC mode with the task as a prompt command on stdin and its agent dir in the Attempt's folder", () => {
     const inv = PiHarness.invocation({ ...input, model: "sim/sim-model" })
-    assert.deepStrictEqual(inv.argv, ["pi", "--mode", "json", "-p", "--no-session", "--model", "sim/sim-model"])
-    assert.strictEqual(inv.stdin, "@file -x")
+    assert.deepStrictEqual(inv.argv, ["pi", "--mode", "rpc", "--no-session", "--model", "sim/sim-model"])
+    assert.deepStrictEqual(JSON.parse(inv.stdin ?? ""), { id: "usine-task", type: "prompt", message: "@file -x" })
+    assert.isTrue(inv.stdin?.endsWith("}\n"), "one RPC line")
+    assert.strictEqual(PiHarness.channel?._tag, "Stdin")
     assert.strictEqual(inv.env["PI_CODING_AGENT_DIR"], "/w/attempt/pi-agent")
     assert.strictEqual(inv.env["PI_OFFLINE"], "1")
     assert.deepStrictEqual(Object.keys(inv.files), ["pi-agent/settings.json"])
@@ -72,5 +74,35 @@ describe("PiHarness", () => {
     assert.strictEqual(PiHarness.exitFailure(1, null, other.parser)?._tag, "AgentFailure")
     const aborted = replayLines(PiHarness, [assistantEnd("aborted")])
     assert.strictEqual(aborted.parser.failure()?._tag, "InfraFailure")
+  })
+
+  it("is idle once a run ended with nothing after it; a retry, a taken message or a compaction that goes on is not", () => {
+    const parser = PiHarness.parser()
+    const feed = (...events: ReadonlyArray<Record<string, unknown>>) => events.flatMap((e) => parser.line(JSON.stringify(e), 1))
+    assert.isFalse(parser.idle?.())
+    feed({ type: "response", id: "usine-task", command: "prompt", success: true }, { type: "agent_start" })
+    assert.isFalse(parser.idle?.())
+    feed({ type: "agent_end", messages: [] })
+    assert.isTrue(parser.idle?.())
+    feed({ type: "auto_retry_start", attempt: 1, maxAttempts: 2, delayMs: 500, errorMessage: "429" })
+    assert.isFalse(parser.idle?.(), "a retry goes on after agent_end")
+    feed({ type: "agent_start" }, { type: "agent_end", messages: [] }, { type: "compaction_start", reason: "threshold" })
+    assert.isFalse(parser.idle?.())
+    feed({ type: "compaction_end", reason: "threshold", aborted: false, willRetry: false })
+    assert.isTrue(parser.idle?.(), "a compaction after the run leaves it idle")
+    const rows = feed({ type: "response", id: "usine-op-1", command: "prompt", success: true })
+    assert.isFalse(parser.idle?.(), "a message taken while idle starts a new run")
+    assert.deepStrictEqual(rows.map((r) => [r.kind, r.text]), [["system", "pi accepted the operator's message"]])
+    const refused = feed({ type: "response", id: "usine-op-2", command: "prompt", success: false, error: "no" })
+    assert.deepStrictEqual(refused.map((r) => r.text), ["pi refused the operator's message: no"])
+    assert.deepStrictEqual([...(parser.answered?.() ?? [])], ["usine-task", "usine-op-1", "usine-op-2"])
+  })
+
+  it("a refused task is the agent's failure, and leaves pi idle so its input can be closed", () => {
+    const parser = PiHarness.parser()
+    const rows = parser.line(JSON.stringify({ type: "response", id: "usine-task", command: "prompt", success: false, error: "No API key" }), 1)
+    assert.deepStrictEqual(rows.map((r) => r.kind), ["error"])
+    assert.isTrue(parser.idle?.())
+    assert.strictEqual(PiHarness.exitFailure(0, null, parser)?._tag, "AgentFailure")
   })
 })

@@ -10,6 +10,7 @@ import { CodexHarness } from "../../src/harness/CodexHarness"
 import { CommandHarness } from "../../src/harness/CommandHarness"
 import type { Harness } from "../../src/harness/Harness"
 import { PiHarness } from "../../src/harness/PiHarness"
+import { PI_TASK_ID, piCommand } from "../../src/harness/piChannel"
 import { fixturePath, replay } from "./replay"
 import { attemptFolders, runAgent } from "./runAgent"
 
@@ -68,7 +69,9 @@ describe("harnesses against a real process", () => {
     Effect.gen(function* () {
       const result = yield* run(harness, fixture)
       assert.strictEqual(result.exitCode, 0)
-      assert.strictEqual(result.seen.stdin, "create a file hello.txt\nwith care")
+      const prompt = "create a file hello.txt\nwith care"
+      // Pi runs in RPC mode (ADR 0062): its task is a `prompt` command.
+      assert.strictEqual(result.seen.stdin, harness === PiHarness ? piCommand({ id: PI_TASK_ID, type: "prompt", message: prompt }) : prompt)
       assert.strictEqual(result.seen.cwd, result.workdir)
       for (const secret of ["GITHUB_TOKEN", "USINE_WEBHOOK_SECRET", "SSH_AUTH_SOCK"]) {
         assert.notProperty(result.seen.env, secret)

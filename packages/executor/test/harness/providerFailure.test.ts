@@ -7,6 +7,9 @@ describe("providerFailure", () => {
     ["unexpected status 401 Unauthorized: invalid api key", "AgentFailure", "authenticate"],
     ['API Error: 529 {"type":"overloaded_error"}', "InfraFailure", "unavailable"],
     ["stream disconnected before completion: error sending request", "InfraFailure", "unreachable"],
+    // Claude Code's words for a refused connection and a dropped one.
+    ["API Error: Unable to connect to API (ConnectionRefused)", "InfraFailure", "unreachable"],
+    ["API Error: Unable to connect to API (ECONNRESET)", "InfraFailure", "unreachable"],
     ["the model refused: content policy", "AgentFailure", "reported an error"]
   ])("classifies %s", (message, tag, reason) => {
     const failure = providerFailure(message, 0)

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { fastForward, listBranches } from "../git/BareRepository"
 import { isPull, pullJson } from "../rest/json/pullJson"
 import type { NotFound } from "../world/ApiError"
+import { closeReferencedIssues } from "../world/closingKeywords"
 import { createPull, headBranch, markMerged, setMergeState, addReview, updatePull } from "../world/pullWrites"
 import type { SimItem, SimPull } from "../world/SimItem"
 import type { SimRepository } from "../world/SimRepository"
@@ -40,6 +41,7 @@ export const pullControl = (
     const actor = input.actor ?? repo.owner
     yield* fastForward(repo.gitDir, item.pull.base, item.pull.headSha)
     yield* markMerged(world, item, actor)
+    yield* closeReferencedIssues(world, repo, item, actor)
     return pullJson(world, repo, item, actor)
   }),
 

@@ -5,9 +5,14 @@ import type { Turn } from "../ModelScript"
 export interface RecordedRequest {
   readonly method: string
   readonly path: string
-  /** The `authorization` header, as sent. */
+  /** The `authorization` header, as sent (OpenAI clients). */
   readonly authorization: string | undefined
-  /** Which session the request belongs to (Codex's `prompt_cache_key`, else a digest of the first user message). */
+  /** The `x-api-key` header, as sent (Anthropic clients). */
+  readonly apiKey: string | undefined
+  /**
+   * Which session the request belongs to: Codex's `prompt_cache_key`, Claude Code's `session_id` in
+   * `metadata.user_id`, else a digest of the first user message.
+   */
   readonly conversation: string
   /** 0-based position of the request in its conversation. */
   readonly index: number
@@ -43,19 +48,41 @@ export const offeredTools = (body: unknown): ReadonlyArray<string> =>
     return name === undefined ? [] : [name]
   })
 
+/** Tool results carried back: Responses output items, chat `tool` messages, Anthropic `tool_result` blocks of a user message. */
+const toolResults = (item: Json): ReadonlyArray<Json> => {
+  if (item["type"] === "function_call_output" || item["type"] === "custom_tool_call_output" || item["role"] === "tool") return [item]
+  if (item["role"] !== "user") return []
+  return arr(item["content"]).map(obj).filter((block) => block["type"] === "tool_result")
+}
+
 export const lastToolOutput = (body: unknown): string | undefined => {
-  const results = items(obj(body)).filter(
-    (item) => item["type"] === "function_call_output" || item["type"] === "custom_tool_call_output" || item["role"] === "tool"
-  )
+  const results = items(obj(body)).flatMap(toolResults)
   const last = results[results.length - 1]
   return last === undefined ? undefined : text(last["output"] ?? last["content"])
 }
 
-/** Codex names its thread in every request; other clients resend their first user message with each request. */
+/** Claude Code's session id, inside the JSON string it sends as `metadata.user_id`. */
+const claudeSession = (body: Json): string | undefined => {
+  const userId = str(obj(body["metadata"])["user_id"])
+  if (userId === undefined) return undefined
+  try {
+    return str(obj(JSON.parse(userId))["session_id"])
+  } catch {
+    return undefined
+  }
+}
+
+/** Codex and Claude Code name their session in every request; other clients resend their first user message with each. */
 export const conversationKey = (body: unknown): string => {
-  const cacheKey = str(obj(body)["prompt_cache_key"])
+  const cacheKey = str(obj(body)["prompt_cache_key"]) ?? claudeSession(obj(body))
   if (cacheKey !== undefined) return cacheKey
   const first = items(obj(body)).find((item) => item["role"] === "user")
   if (first === undefined) return "default"
   return createHash("sha256").update(text(first["content"])).digest("hex").slice(0, 16)
+}
+
+/** The working directory Claude Code states in its system prompt, to make the script's relative file paths absolute. */
+export const statedWorkdir = (body: unknown): string | undefined => {
+  const system = obj(body)["system"]
+  return /^\s*-?\s*(?:Primary working directory|Working directory): (.+)$/m.exec(text(system))?.[1]?.trim()
 }

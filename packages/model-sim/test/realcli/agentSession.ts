@@ -10,7 +10,7 @@ import { sampleRepo } from "./sampleRepo"
 
 export const API_KEY = "sim-key-4b1d"
 
-/** The scripted session both CLIs run: see the failing test, fix the code, test and commit, report. */
+/** The scripted session every CLI runs: see the failing test, fix the code, test and commit, report. */
 export const fixGreeting: ModelScript = {
   turns: [
     { run: "node --test", usage: { input: 1200, output: 30 } },
@@ -42,7 +42,7 @@ export const agentSession = (
       Effect.promise(() => startModelSim(script)),
       (running) => Effect.promise(() => running.close())
     )
-    const binary = agentCli(harness.name === "codex" ? "codex" : "pi")
+    const binary = agentCli(harness.name === "command" ? "pi" : harness.name)
     const invocation = harness.invocation({
       prompt: "The greeting test fails. Fix it, run the tests and commit.",
       model: undefined,
