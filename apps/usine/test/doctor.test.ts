@@ -47,7 +47,7 @@ describe("usine doctor", () => {
           "✓ config: usine.yaml loads",
           "✓ GitHub at",
           "✓ clock: within",
-          "✓ acme/widgets: the token can read it and write contents and pull requests",
+          "✓ acme/widgets: the token can read it and write issues, contents and pull requests (probed, nothing changed)",
           "✓ worker local: reachable",
           "✓ worker local: the bubblewrap sandbox works",
           "✓ worker local: git",
@@ -62,11 +62,14 @@ describe("usine doctor", () => {
   )
 
   it.scoped(
-    "fails a read-only token, a dead ssh Worker and a Worker without bubblewrap, one ✗ each, with exit 1",
+    "fails a token lacking Pull requests write, a dead ssh Worker and a Worker without bubblewrap, one ✗ each, with exit 1",
     () =>
       Effect.gen(function* () {
         const world = yield* upWorld
-        const { token: reader } = yield* Effect.promise(() => world.sim.control.createUser({ login: "reader", permission: "read" }))
+        // A fine-grained token of the bot (whose role writes): GET /repos shows push, only a write probe tells.
+        const { token: reader } = yield* Effect.promise(() =>
+          world.sim.control.createFineGrainedToken({ login: "usine-bot", permissions: { pull_requests: "read", issues: "write", contents: "write" } })
+        )
         const closed = yield* freePort
         const yaml = daemonConfig({
           apiUrl: world.sim.url,
@@ -80,7 +83,7 @@ describe("usine doctor", () => {
         const failed = failures(lines)
         assert.strictEqual(failed.length, 3, all + stderr)
         const expected = [
-          /^✗ acme\/widgets: the token cannot write pull requests or contents \(read only\)/,
+          /^✗ acme\/widgets: the token may not write pull requests \(GitHub refused a harmless probe with 403\): grant Pull requests: read and write to the token$/,
           new RegExp(`^✗ worker remote: unreachable over ssh \\(.*127\\.0\\.0\\.1.*${closed}.*\\)`),
           /^✗ worker local: no working sandbox \(bwrap is not installed\): install bubblewrap/
         ]
@@ -88,6 +91,10 @@ describe("usine doctor", () => {
         assert.include(all, "✓ worker local: reachable")
         assert.strictEqual(code, 1, all + stderr)
         assert.notInclude(all + stderr, reader)
+        // The probes changed nothing: refused, or invalid once past the permission check.
+        const log = yield* Effect.promise(() => world.sim.control.requestLog())
+        const writes = log.filter((r) => r.method !== "GET").map((r) => [r.method, r.path.split("?")[0], r.status])
+        assert.deepStrictEqual(writes, [["POST", "/repos/acme/widgets/pulls", 403], ["POST", "/repos/acme/widgets/labels", 422]])
       }),
     120_000
   )
