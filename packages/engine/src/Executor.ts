@@ -21,7 +21,7 @@ export interface AttemptPolicy {
   readonly network?: ReadonlyArray<string>
   /** Commands run in the worktree before the agent's first turn (as `verify` is run); none when absent. */
   readonly setup?: ReadonlyArray<string>
-  /** Minutes `setup` may take in all; 10 when absent. */
+  /** Minutes each `setup` command may take; 10 when absent. */
   readonly setupMinutes?: number
   /** How a pull request the Attempt opens is written: `Closes #N` on issue Loops, draft. */
   readonly pullRequest?: { readonly closes: boolean; readonly draft: boolean }

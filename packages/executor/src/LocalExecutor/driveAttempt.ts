@@ -14,6 +14,7 @@ import { journalRows } from "./journalRows"
 import { judgeFeedback } from "./judgeVerdict"
 import { retryHarvest } from "./retryHarvest"
 import { type Judge, runJudge } from "./runJudge"
+import { runSetup } from "./runSetup"
 import { runTurn } from "./runTurn"
 
 const failed = (failure: AttemptFailure) => new AttemptFailed({ failure })
@@ -104,6 +105,11 @@ export const driveAttempt = Effect.fn("LocalExecutor.drive")(function* (ctx: Att
   yield* cursor.emit(journalRows(begin.value))
   const { policy, review } = request
   if (review?._tag === "Publish") return yield* finish(ctx, begin.value, publish(ctx, begin.value, review.head))
+  // Setup runs once per worktree, before its first turn is journaled; a restart in the middle runs it again.
+  if (Option.isNone(journal.find("turn", (t) => t.turn === 1))) {
+    const setupFailed = yield* runSetup(ctx)
+    if (setupFailed !== undefined) return yield* finish(ctx, begin.value, Effect.succeed(failed(setupFailed)))
+  }
   let prompt = review?._tag === "Changes" ? changesPrompt(request.run.task, review.text) : request.run.task
   for (let round = 0; ; round++) {
     const number = round + 1
