@@ -100,6 +100,46 @@ describe("usine doctor", () => {
   )
 
   it.scoped(
+    "checks each CLI Agent's login where it runs: a key its env hands it, or a login file its sandbox shows; never prints the key",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* upWorld
+        const home = join(world.dir, "home")
+        mkdirSync(join(home, ".claude"), { recursive: true })
+        writeFileSync(join(home, ".claude", ".credentials.json"), '{"claudeAiOauth":{}}')
+        const version = (text: string) => `[sh, -c, "echo ${text}"]`
+        const agents = [
+          "agents:",
+          `  claude-shown:\n    harness: claude\n    command: ${version("2.1.0")}\n    sandbox_read_only: ["~/.claude/.credentials.json"]`,
+          `  claude-hidden:\n    harness: claude\n    command: ${version("2.1.0")}`,
+          `  codex-key:\n    harness: codex\n    command: ${version("codex-cli 0.169.0")}\n    env: [OPENAI_API_KEY]`,
+          `  codex-login:\n    harness: codex\n    command: ${version("codex-cli 0.169.0")}`,
+          `  pi-out:\n    harness: pi\n    command: ${version("0.73.1")}`,
+          ""
+        ].join("\n")
+        const yaml = daemonConfig({
+          apiUrl: world.sim.url,
+          token: world.token,
+          boardPort: world.port,
+          workspaces: join(world.dir, "workspaces"),
+          loops: [loop("fix", "ready-for-agent")]
+        }).replace("agents:\n", agents)
+        const key = "sk-test-doctor-0123456789abcdefghijklmnop"
+        const { code, lines, stderr } = yield* doctorIn(world.dir, yaml, { HOME: home, OPENAI_API_KEY: key })
+        const all = lines.join("\n")
+        assert.include(lines, "✓ worker local: agent claude-shown: logged in (~/.claude/.credentials.json)", all)
+        assert.include(lines, "✗ worker local: agent claude-hidden: logged in, but its sandbox hides ~/.claude/.credentials.json: add it to agents.claude-hidden.sandbox_read_only", all)
+        assert.include(lines, "✓ worker local: agent codex-key: OPENAI_API_KEY is handed to it (agents.codex-key.env)", all)
+        assert.include(lines, "✗ worker local: agent codex-login: no key: grant OPENAI_API_KEY in agents.codex-login.env (usine gives Codex a CODEX_HOME of its own, so a `codex login` is not read)", all)
+        assert.include(lines, "✗ worker local: agent pi-out: not logged in and no key: run `pi, then /login` there, or grant ANTHROPIC_API_KEY in agents.pi-out.env", all)
+        assert.strictEqual(failures(lines).length, 3, all)
+        assert.strictEqual(code, 1)
+        assert.notInclude(all + stderr, key)
+      }),
+    120_000
+  )
+
+  it.scoped(
     "says a daemon already serves the Board's port, and fails a broken config with its first error",
     () =>
       Effect.gen(function* () {
