@@ -47,7 +47,7 @@ describe("usine doctor", () => {
           "✓ config: usine.yaml loads",
           "✓ GitHub at",
           "✓ clock: within",
-          "✓ acme/widgets: the token can read it and write contents and pull requests",
+          "✓ acme/widgets: the token can read it and write issues, contents and pull requests (probed, nothing changed)",
           "✓ worker local: reachable",
           "✓ worker local: the bubblewrap sandbox works",
           "✓ worker local: git",
@@ -62,11 +62,14 @@ describe("usine doctor", () => {
   )
 
   it.scoped(
-    "fails a read-only token, a dead ssh Worker and a Worker without bubblewrap, one ✗ each, with exit 1",
+    "fails a token lacking Pull requests write, a dead ssh Worker and a Worker without bubblewrap, one ✗ each, with exit 1",
     () =>
       Effect.gen(function* () {
         const world = yield* upWorld
-        const { token: reader } = yield* Effect.promise(() => world.sim.control.createUser({ login: "reader", permission: "read" }))
+        // A fine-grained token of the bot (whose role writes): GET /repos shows push, only a write probe tells.
+        const { token: reader } = yield* Effect.promise(() =>
+          world.sim.control.createFineGrainedToken({ login: "usine-bot", permissions: { pull_requests: "read", issues: "write", contents: "write" } })
+        )
         const closed = yield* freePort
         const yaml = daemonConfig({
           apiUrl: world.sim.url,
@@ -80,7 +83,7 @@ describe("usine doctor", () => {
         const failed = failures(lines)
         assert.strictEqual(failed.length, 3, all + stderr)
         const expected = [
-          /^✗ acme\/widgets: the token cannot write pull requests or contents \(read only\)/,
+          /^✗ acme\/widgets: the token may not write pull requests \(GitHub refused a harmless probe with 403\): grant Pull requests: read and write to the token$/,
           new RegExp(`^✗ worker remote: unreachable over ssh \\(.*127\\.0\\.0\\.1.*${closed}.*\\)`),
           /^✗ worker local: no working sandbox \(bwrap is not installed\): install bubblewrap/
         ]
@@ -88,6 +91,50 @@ describe("usine doctor", () => {
         assert.include(all, "✓ worker local: reachable")
         assert.strictEqual(code, 1, all + stderr)
         assert.notInclude(all + stderr, reader)
+        // The probes changed nothing: refused, or invalid once past the permission check.
+        const log = yield* Effect.promise(() => world.sim.control.requestLog())
+        const writes = log.filter((r) => r.method !== "GET").map((r) => [r.method, r.path.split("?")[0], r.status])
+        assert.deepStrictEqual(writes, [["POST", "/repos/acme/widgets/pulls", 403], ["POST", "/repos/acme/widgets/labels", 422]])
+      }),
+    120_000
+  )
+
+  it.scoped(
+    "checks each CLI Agent's login where it runs: a key its env hands it, or a login file its sandbox shows; never prints the key",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* upWorld
+        const home = join(world.dir, "home")
+        mkdirSync(join(home, ".claude"), { recursive: true })
+        writeFileSync(join(home, ".claude", ".credentials.json"), '{"claudeAiOauth":{}}')
+        const version = (text: string) => `[sh, -c, "echo ${text}"]`
+        const agents = [
+          "agents:",
+          `  claude-shown:\n    harness: claude\n    command: ${version("2.1.0")}\n    sandbox_read_only: ["~/.claude/.credentials.json"]`,
+          `  claude-hidden:\n    harness: claude\n    command: ${version("2.1.0")}`,
+          `  codex-key:\n    harness: codex\n    command: ${version("codex-cli 0.169.0")}\n    env: [OPENAI_API_KEY]`,
+          `  codex-login:\n    harness: codex\n    command: ${version("codex-cli 0.169.0")}`,
+          `  pi-out:\n    harness: pi\n    command: ${version("0.73.1")}`,
+          ""
+        ].join("\n")
+        const yaml = daemonConfig({
+          apiUrl: world.sim.url,
+          token: world.token,
+          boardPort: world.port,
+          workspaces: join(world.dir, "workspaces"),
+          loops: [loop("fix", "ready-for-agent")]
+        }).replace("agents:\n", agents)
+        const key = "sk-test-doctor-0123456789abcdefghijklmnop"
+        const { code, lines, stderr } = yield* doctorIn(world.dir, yaml, { HOME: home, OPENAI_API_KEY: key })
+        const all = lines.join("\n")
+        assert.include(lines, "✓ worker local: agent claude-shown: logged in (~/.claude/.credentials.json)", all)
+        assert.include(lines, "✗ worker local: agent claude-hidden: logged in, but its sandbox hides ~/.claude/.credentials.json: add it to agents.claude-hidden.sandbox_read_only", all)
+        assert.include(lines, "✓ worker local: agent codex-key: OPENAI_API_KEY is handed to it (agents.codex-key.env)", all)
+        assert.include(lines, "✗ worker local: agent codex-login: no key: grant OPENAI_API_KEY in agents.codex-login.env (usine gives Codex a CODEX_HOME of its own, so a `codex login` is not read)", all)
+        assert.include(lines, "✗ worker local: agent pi-out: not logged in and no key: run `pi, then /login` there, or grant ANTHROPIC_API_KEY in agents.pi-out.env", all)
+        assert.strictEqual(failures(lines).length, 3, all)
+        assert.strictEqual(code, 1)
+        assert.notInclude(all + stderr, key)
       }),
     120_000
   )

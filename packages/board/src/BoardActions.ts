@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
+import { RunStateConflict } from "@usine/core/run/RunWriteRefusals"
 import { RunEngine } from "@usine/engine/RunEngine"
 import { LoopNotConfigured } from "@usine/engine/RunEngine/OperatorRefusals"
 import type { CapTarget } from "@usine/engine/RunEngine/raiseDailyCap"
@@ -41,6 +42,26 @@ export class BoardActions extends Effect.Service<BoardActions>()("usine/BoardAct
         const { canceled, harvested, run } = yield* engine.cancel(runId, expectedVersion)
         const pullRequest = Option.getOrUndefined(harvested)?.pullRequestUrl
         return { runId, state: run.state._tag, canceled, ...(pullRequest === undefined ? {} : { pullRequest }) }
+      }),
+      /** At the pull-request gate: the held work is pushed and its pull request opened by the next Attempt. */
+      approvePullRequest: Effect.fn("BoardActions.approvePullRequest")(function* (runId: RunId, expectedVersion: number | undefined) {
+        const run = yield* engine.approvePullRequest(runId, expectedVersion)
+        return { runId, state: run.state._tag }
+      }),
+      /** At the pull-request gate: the text goes to the agent in the next Attempt, then verify, then the gate again. */
+      requestChanges: Effect.fn("BoardActions.requestChanges")(function* (runId: RunId, text: string, expectedVersion: number | undefined) {
+        const run = yield* engine.requestChanges(runId, text, expectedVersion)
+        return { runId, state: run.state._tag }
+      }),
+      /** At the pull-request gate: the Run is canceled and its held work pushed to its salvage branch. */
+      reject: Effect.fn("BoardActions.reject")(function* (runId: RunId, expectedVersion: number | undefined) {
+        const current = yield* store.getRun(runId)
+        if (current.state._tag !== "Reviewing" && current.state._tag !== "Canceled") {
+          return yield* new RunStateConflict({ runId, action: "reject", state: current.state._tag })
+        }
+        const { canceled, run, salvaged } = yield* engine.cancel(runId, expectedVersion)
+        const branch = Option.getOrUndefined(salvaged)
+        return { runId, state: run.state._tag, rejected: canceled, ...(branch === undefined ? {} : { salvageBranch: branch }) }
       }),
       /**
        * Failed → Running; a repeat finds the Run Running and is refused, so it never runs twice. With the version the

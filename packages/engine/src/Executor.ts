@@ -1,9 +1,11 @@
 import { Context, type Effect, type Option, Schema } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
-import type { AttemptOutcome, StepResult } from "@usine/core/attempt/outcome"
+import type { AttemptOutcome, HeldWork, StepResult } from "@usine/core/attempt/outcome"
+import type { HeldPatch } from "@usine/core/attempt/Review"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { Run } from "@usine/core/run/Run"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
+import type { ReviewDirective } from "./ReviewDirective"
 import type { Delivery } from "./Delivery"
 
 /** What the executor needs to know of the Loop for one Attempt. */
@@ -19,10 +21,14 @@ export interface AttemptPolicy {
   readonly network?: ReadonlyArray<string>
   /** Commands run in the worktree before the agent's first turn (as `verify` is run); none when absent. */
   readonly setup?: ReadonlyArray<string>
-  /** Minutes `setup` may take in all; 10 when absent. */
+  /** Minutes each `setup` command may take; 10 when absent. */
   readonly setupMinutes?: number
   /** How a pull request the Attempt opens is written: `Closes #N` on issue Loops, draft. */
   readonly pullRequest?: { readonly closes: boolean; readonly draft: boolean }
+  /** `approval.pull_request: required`: verified work stops before push, held for review (ADR 0063). */
+  readonly pullRequestGate?: boolean
+  /** The Agent that judges each verified round (ADR 0063); none when absent. */
+  readonly judge?: string | undefined
 }
 
 export interface AttemptRequest {
@@ -39,6 +45,10 @@ export interface AttemptRequest {
   readonly onTranscript: (entries: ReadonlyArray<TranscriptEntry>) => Effect.Effect<void>
   /** Called once the session is started, with the handle `isLive` and reattach need later. */
   readonly onSession: (session: string) => Effect.Effect<void>
+  /** After the pull-request gate: publish the held work, or give the reviewer's text to the agent (ADR 0063). */
+  readonly review?: ReviewDirective | undefined
+  /** The bounded unified diff of work held at the pull-request gate, before the outcome is returned. */
+  readonly onPatch?: (patch: HeldPatch) => Effect.Effect<void>
 }
 
 /** The session an intervention addressed is gone. */
@@ -73,6 +83,11 @@ export class Executor extends Context.Tag("usine/Executor")<
     readonly cancel: (attemptId: AttemptId) => Effect.Effect<Option.Option<StepResult>>
     /** Hands an operator message to a live session, records it in the transcript and says what became of it. */
     readonly intervene: (attemptId: AttemptId, message: string) => Effect.Effect<Delivery, SessionGone>
+    /**
+     * Pushes work held at the pull-request gate to its salvage branch (Reject, approval timeout); returns the branch,
+     * None when it could not (the work then stays in the Worker's mirror).
+     */
+    readonly salvageHeld: (run: Run, held: HeldWork, attemptNumber: number) => Effect.Effect<Option.Option<string>>
     /** Salvages or removes every workspace an earlier process left; keeps those of live sessions. */
     readonly recoverWorkspaces: (liveAttempts: ReadonlyArray<Attempt>) => Effect.Effect<RecoveryReport>
   }

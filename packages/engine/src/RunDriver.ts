@@ -1,6 +1,7 @@
 import { Cause, Effect, Either, FiberMap, Option, Runtime } from "effect"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { Run } from "@usine/core/run/Run"
+import { isParked } from "@usine/core/run/state"
 import type { BrakeStore } from "@usine/store/BrakeStore"
 import type { ClaimResult, RunStore, StrandedPair } from "@usine/store/RunStore"
 import { Bell } from "./Brakes/Bell"
@@ -113,7 +114,7 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
       Effect.gen(function*() {
         if (claim._tag !== "Claimed" && claim._tag !== "CycleBlocked") return
         if (Option.isSome(claim.superseded)) yield* stop(claim.superseded.value)
-        if (claim._tag === "Claimed" && claim.run.state._tag !== "Waiting") yield* start(claim.run.id)
+        if (claim._tag === "Claimed" && !isParked(claim.run.state)) yield* start(claim.run.id)
       })
 
     const hooks: DriverHooks = { afterClaim, takeSlot }

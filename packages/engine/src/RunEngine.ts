@@ -15,6 +15,7 @@ import { approvalTimer } from "./RunEngine/approvalTimer"
 import { LoopNotConfigured, LoopPaused } from "./RunEngine/OperatorRefusals"
 import { type CapTarget, raiseDailyCap } from "./RunEngine/raiseDailyCap"
 import { RECONCILE_INTERVAL, reconcile, recoverOpenRunWorkspaces } from "./RunEngine/reconcile"
+import { salvageHeld } from "./RunEngine/salvageHeld"
 import { Shutdown } from "./Shutdown"
 
 /**
@@ -77,13 +78,37 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
      */
     const cancel = Effect.fn("RunEngine.cancel")(function*(runId: RunId, expectedVersion?: number) {
       const result = yield* store.cancel(runId, expectedVersion === undefined ? {} : { expectedVersion })
-      if (!result.canceled) return { run: result.run, canceled: false, harvested: Option.none<StepResult>() }
+      if (!result.canceled) {
+        return { run: result.run, canceled: false, harvested: Option.none<StepResult>(), salvaged: Option.none<string>() }
+      }
       yield* driver.stop(runId)
       const harvested = Option.isSome(result.attempt) ? yield* executor.cancel(result.attempt.value.id) : Option.none()
       yield* keepHarvested(result.run, harvested)
+      // Reject at the pull-request gate: the held work goes to its salvage branch (ADR 0063).
+      const salvaged = Option.isSome(result.attempt) ? Option.none<string>() : yield* salvageHeld(result.run).pipe(Effect.provide(context))
       yield* driver.closed(result.run)
-      return { run: result.run, canceled: true, harvested }
+      return { run: result.run, canceled: true, harvested, salvaged }
     })
+
+    /**
+     * At the pull-request gate (Reviewing → Running): Approve PR lets the next Attempt push the held work and open the
+     * pull request; with `text`, Request changes gives it to the agent in the next Attempt, then verify, then the gate.
+     */
+    const answerReview = (runId: RunId, text: string | undefined, expectedVersion: number | undefined) =>
+      Effect.gen(function*() {
+        const run = yield* store.answerReview(runId, {
+          ...(text === undefined ? {} : { text }),
+          ...(expectedVersion === undefined ? {} : { expectedVersion })
+        })
+        yield* driver.restart(runId)
+        return run
+      })
+    const approvePullRequest = Effect.fn("RunEngine.approvePullRequest")((runId: RunId, expectedVersion?: number) =>
+      answerReview(runId, undefined, expectedVersion)
+    )
+    const requestChanges = Effect.fn("RunEngine.requestChanges")((runId: RunId, text: string, expectedVersion?: number) =>
+      answerReview(runId, text, expectedVersion)
+    )
 
     const reopen = (runId: RunId, amendment: Amendment | undefined, expectedVersion: number | undefined) =>
       Effect.gen(function*() {
@@ -182,6 +207,8 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
       revoke,
       approve,
       cancel,
+      approvePullRequest,
+      requestChanges,
       retry,
       editAndRetry,
       resolveFailure,

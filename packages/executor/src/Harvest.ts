@@ -78,16 +78,26 @@ export const changeOf = Effect.fn("Harvest.changeOf")(function* (git: AttemptGit
   return { diff, links }
 })
 
+/** Harvest's and the pull-request gate's first half: the agent's work collected, guarded and counted. */
+export type CollectedChange =
+  | { readonly commits: readonly []; readonly nothing: StepResult }
+  | {
+    readonly commits: ReadonlyArray<string>
+    readonly head: string
+    readonly base: string
+    /** The unified diff the guards read, every file as text. */
+    readonly diff: string
+    readonly changes: Pick<StepResult, "diff">
+  }
+
 /**
- * From the agent's last word to the pull request: commit what it left, refuse the change if a guard objects (then
- * nothing is pushed), push to the Run's branch (or back to the pull request's branch), and open the pull request
- * or update the one already open for that branch. A pull request the agent opened itself is found and recorded.
- * Every step can run again after a restart with the same result.
+ * Commits what the agent left into the daemon's harvest repository, refuses the change if a guard objects, and
+ * counts its lines. No commit: a schedule Loop's `nothing` result, any other Loop's AgentFailure.
  */
-export const harvest = Effect.fn("Harvest.harvest")(function* (
-  input: HarvestInput
-): Effect.fn.Return<StepResult, AttemptFailure | TransportError> {
-  const { begin, git, pullRequests, redactor, run } = input
+export const collectChange = Effect.fn("Harvest.collectChange")(function* (
+  input: Pick<HarvestInput, "git" | "redactor" | "begin" | "policy" | "run" | "attemptNumber">
+): Effect.fn.Return<CollectedChange, AttemptFailure | TransportError> {
+  const { begin, git, redactor, run } = input
   const message = `${run.loop}: work on ${itemName(run)}\n\nCommitted by usine for the agent (Run ${run.id}, Attempt ${input.attemptNumber}).`
   const { commits, head, base } = yield* collectWork({ git, begin, message }).pipe(
     Effect.catchTags({
@@ -98,7 +108,7 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
     })
   )
   if (commits.length === 0) {
-    if (input.policy.kind === "schedule") return { commits: [], summary: "the agent made no change; nothing to push" }
+    if (input.policy.kind === "schedule") return { commits: [], nothing: { commits: [], summary: "the agent made no change; nothing to push" } }
     return yield* new AgentFailure({ reason: "the agent made no change", evidence: `no commit on top of ${base.slice(0, 8)}` })
   }
   const change = yield* changeOf(git, base, head).pipe(
@@ -115,6 +125,22 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
       Effect.logWarning("counting the changed lines failed", redactor.redact(error.message)).pipe(Effect.as({}))
     )
   )
+  return { commits, head, base, diff: change.diff, changes }
+})
+
+/**
+ * From the agent's last word to the pull request: commit what it left, refuse the change if a guard objects (then
+ * nothing is pushed), push to the Run's branch (or back to the pull request's branch), and open the pull request
+ * or update the one already open for that branch. A pull request the agent opened itself is found and recorded.
+ * Every step can run again after a restart with the same result.
+ */
+export const harvest = Effect.fn("Harvest.harvest")(function* (
+  input: HarvestInput
+): Effect.fn.Return<StepResult, AttemptFailure | TransportError> {
+  const { begin, git, pullRequests, redactor, run } = input
+  const collected = yield* collectChange(input)
+  if ("nothing" in collected) return collected.nothing
+  const { commits, head, base, changes } = collected
 
   const asFailure = Effect.mapError(pullRequestFailure)
   // One listing answers both looks: a pull request the agent opened itself, and the one already open from our branch.

@@ -17,6 +17,7 @@ import { driveAttempt } from "./WorkerExecutor/driveAttempt"
 import { prepareAttempt } from "./WorkerExecutor/prepareAttempt"
 import { recoverWorkerWorkspaces } from "./WorkerExecutor/recoverWorkerWorkspaces"
 import { resumeAttempt } from "./WorkerExecutor/resumeAttempt"
+import { salvageHeldWork } from "./WorkerExecutor/salvageHeldWork"
 import { makeTranscriptCursor } from "./WorkerExecutor/TranscriptCursor"
 import { PullRequests } from "@usine/github/PullRequests"
 import { makeRedactor, type RedactorService } from "@usine/core/text/Redactor"
@@ -102,7 +103,13 @@ export const make = (options: WorkerExecutorOptions) =>
           deliver: request.onTranscript
         })
         const ctx: AttemptContext = { settings, worker, request, agent, harness, ...prepared, cursor }
-        const outcome = yield* driveAttempt(ctx).pipe(
+        const judgeName = request.policy.judge
+        const judgeAgent = judgeName === undefined ? undefined : options.agents[judgeName]
+        if (judgeName !== undefined && judgeAgent === undefined) {
+          return yield* new AgentFailure({ reason: `no Agent named ${judgeName} is configured for the judge`, evidence: "" })
+        }
+        const judge = judgeName === undefined || judgeAgent === undefined ? undefined : { name: judgeName, agent: judgeAgent }
+        const outcome = yield* driveAttempt(ctx, judge).pipe(
           Effect.retry(transportRetryPolicy),
           Effect.catchAll((error) =>
             Effect.succeed(failedWith(new InfraFailure({ reason: `the Worker ${workerName} failed: ${error.message}`, evidence: "" })))
@@ -171,6 +178,7 @@ export const make = (options: WorkerExecutorOptions) =>
       execute,
       cancel,
       intervene: (attemptId, message) => deliverIntervention(locator, attemptId, message),
+      salvageHeld: (run, held, attemptNumber) => salvageHeldWork(settings, locator, run, held, attemptNumber),
       recoverWorkspaces: (live) => recoverWorkerWorkspaces(settings, locator, live)
     })
   })

@@ -16,6 +16,7 @@ import { serve } from "./http/SimServer"
 import { issueRoutes } from "./rest/IssueRoutes"
 import { labelRoutes } from "./rest/LabelRoutes"
 import { pullRoutes } from "./rest/PullRoutes"
+import { writeBackRoutes } from "./rest/WriteBackRoutes"
 import { repositoryRoutes } from "./rest/RepositoryRoutes"
 import { errorBody, NotFound } from "./world/ApiError"
 import { SimClock } from "./world/SimClock"
@@ -67,6 +68,7 @@ const make = (options: SimOptions) =>
     issueRoutes(api, world)
     labelRoutes(api, world)
     pullRoutes(api, world)
+    writeBackRoutes(api, world)
     graphqlRoute(api, world, limits)
     api.notFound((c) => c.json(errorBody(new NotFound({ resource: c.req.path })), 404))
 

@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
-import type { AttemptOutcome } from "@usine/core/attempt/outcome"
+import type { AttemptOutcome, HeldWork } from "@usine/core/attempt/outcome"
+import type { HeldPatch, Review } from "@usine/core/attempt/Review"
 import type { Submission } from "@usine/core/event/Submission"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { EventId } from "@usine/core/ids/EventId"
@@ -41,6 +42,16 @@ export interface StrandedPair {
 export type FinishDecision =
   | { readonly _tag: "RetryAttempt"; readonly run: Run }
   | { readonly _tag: "Closed"; readonly run: Run }
+  /** The Attempt stopped at the pull-request gate: the Run is Reviewing, parked with no fiber (ADR 0063). */
+  | { readonly _tag: "Held"; readonly run: Run }
+
+/** The newest Attempt of a Run that stopped at the pull-request gate: its kept work, its diff, the review it got. */
+export interface HeldAttempt {
+  readonly attempt: Attempt
+  readonly held: HeldWork
+  readonly patch: HeldPatch
+  readonly review: Option.Option<Review>
+}
 
 /** How `beginAttempt` found the Run. */
 export type BeginResult =
@@ -64,7 +75,10 @@ export interface QueuedEvent {
   readonly submission: Submission
 }
 
-/** A Run parked for approval: the approval timer's deadline is `since` plus its Loop's `approval_timeout`. */
+/**
+ * A Run parked for approval (Waiting) or at the pull-request gate (Reviewing): the approval timer's deadline is
+ * `since` plus its Loop's `approval_timeout`.
+ */
 export interface AwaitingApproval {
   readonly runId: RunId
   readonly loop: string
@@ -130,7 +144,19 @@ export class RunStore extends Context.Tag("usine/RunStore")<
     ) => Effect.Effect<{ readonly run: Run; readonly canceled: boolean; readonly attempt: Option.Option<Attempt> }, StoreError>
     /** The Item stopped matching the Loop: cancels its unstarted Runs (Revoked) and ignores its queued Events. */
     readonly revoke: (loop: string, itemKey: ItemKey) => Effect.Effect<ReadonlyArray<RunId>>
-    /** Waiting → Canceled (ApprovalTimedOut). */
+    /**
+     * Reviewing → Running (Approve PR): the review is stored with the held Attempt; the next Attempt publishes its
+     * work. With `text` (Request changes), the next Attempt gives the text to the agent instead.
+     */
+    readonly answerReview: (
+      runId: RunId,
+      answer: { readonly text?: string; readonly expectedVersion?: number }
+    ) => Effect.Effect<Run, StoreError>
+    /** Stores the unified diff of the open Attempt's held work (bounded by the caller). */
+    readonly recordPatch: (attemptId: AttemptId, patch: HeldPatch) => Effect.Effect<void, AttemptNotOpen>
+    /** The Run's newest held Attempt, if it has one. */
+    readonly heldAttempt: (runId: RunId) => Effect.Effect<Option.Option<HeldAttempt>>
+    /** Waiting or Reviewing → Canceled (ApprovalTimedOut). */
     readonly expireApproval: (runId: RunId, afterMinutes: number) => Effect.Effect<Run, StoreError>
     /** Marks the latest failed Attempt handled; the state does not change. */
     readonly resolveFailure: (runId: RunId) => Effect.Effect<Run, StoreError>
@@ -162,7 +188,7 @@ export class RunStore extends Context.Tag("usine/RunStore")<
     ) => Effect.Effect<ReadonlyArray<TranscriptEntry & { readonly seq: number }>>
     readonly getRun: (runId: RunId) => Effect.Effect<Run, RunNotFound>
     readonly openRuns: Effect.Effect<ReadonlyArray<Run>>
-    /** Waiting Runs and when each began waiting (its latest transition to Waiting), oldest first. */
+    /** Waiting and Reviewing Runs and when each began waiting there (its latest transition to it), oldest first. */
     readonly awaitingApproval: Effect.Effect<ReadonlyArray<AwaitingApproval>>
     readonly attempts: (runId: RunId) => Effect.Effect<ReadonlyArray<Attempt>>
     readonly transitions: (runId: RunId) => Effect.Effect<ReadonlyArray<Transition>>

@@ -9,6 +9,7 @@ import { makeDuplicateCheck } from "./SqlRunStore/DuplicateCheck"
 import { makeItemActions } from "./SqlRunStore/itemActions"
 import { makeLedger } from "./SqlRunStore/Ledger"
 import { makeOperatorActions } from "./SqlRunStore/operatorActions"
+import { makeReview } from "./SqlRunStore/review"
 import { makeTranscript } from "./SqlRunStore/transcript"
 
 /**
@@ -25,6 +26,7 @@ export const make = Effect.gen(function* () {
     ...makeAttempts(ledger),
     ...makeOperatorActions(ledger),
     ...makeItemActions(ledger),
+    ...makeReview(ledger),
     ...makeTranscript(sql),
     generation: (itemKey: ItemKey) => Effect.map(budgets.budget(itemKey), (budget) => budget.generation),
     takeResetPending: (repository: string) => budgets.takeResetPending(repository),

@@ -28,7 +28,7 @@ describe("ReadModel.runs", () => {
           const result = yield* model.runs({ limit: 3, ...(before === undefined ? {} : { before }) })
           seen.push(...result.runs.map((r) => r.id))
           assert.deepStrictEqual(result.counts, {
-            Pending: 5, Waiting: 0, Queued: 0, Running: 0, Succeeded: 0, Failed: 1, Canceled: 1
+            Pending: 5, Waiting: 0, Queued: 0, Running: 0, Reviewing: 0, Succeeded: 0, Failed: 1, Canceled: 1
           })
           if (result.next === undefined) break
           before = result.next

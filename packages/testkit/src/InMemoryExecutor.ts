@@ -136,6 +136,7 @@ export class InMemoryExecutor {
         session.rows.push({ kind: "operator", text: message, at: yield* Clock.currentTimeMillis })
         return { status: "delivered", detail: "the in-memory agent took it" } as const
       }),
+    salvageHeld: (run, _held, attemptNumber) => Effect.succeed(Option.some(`usine/salvage/${run.id}/${attemptNumber}`)),
     recoverWorkspaces: (live) =>
       Effect.sync(() => {
         const kept = live.map((a) => a.id)

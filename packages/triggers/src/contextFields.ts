@@ -3,18 +3,26 @@ import { stripInvisible } from "@usine/core/trust/stripInvisible"
 import type { ContextComment, ItemFields } from "./ItemFields"
 
 /**
+ * Ends the one comment usine keeps on an Item (ADR 0065). No Loop sees a comment carrying it: usine's own status
+ * line is never new content (an author who adds it to a comment only hides that comment from the agent).
+ */
+export const WRITE_BACK_MARKER = "<!-- usine:write-back -->"
+
+const isWriteBack = (comment: ContextComment) => comment.body.includes(WRITE_BACK_MARKER)
+
+/**
  * The fields a Loop's `if:` and prompt see (ADR 0033, 0055): bodies, comments and reviews reduced to the text GitHub
  * shows a reader, the title (plain text on GitHub) without its invisible characters, and the comments and reviews
- * of untrusted authors left out. `commentCount` leaves out the untrusted comments read (the last 50), so an
- * outsider's comment changes nothing here. The Event's content hash is taken over these fields, so what the Loop
- * cannot see never makes new content.
+ * of untrusted authors and usine's own status comment left out. `commentCount` leaves out the comments left out
+ * of the last 50 read, so an outsider's comment changes nothing here. The Event's content hash is taken over these
+ * fields, so what the Loop cannot see never makes new content.
  */
 export const contextFields = (
   fields: ItemFields,
   trusts: (comment: ContextComment) => boolean,
   visible: (markdown: string) => string = sanitizeText
 ): ItemFields => {
-  const comments = fields.comments.filter(trusts)
+  const comments = fields.comments.filter((comment) => trusts(comment) && !isWriteBack(comment))
   return {
     ...fields,
     title: stripInvisible(fields.title),

@@ -51,7 +51,7 @@ export const doctor = Command.make("doctor", { config: configOption }, ({ config
       yield* print([pass("token: found")])
       yield* print(yield* checkGitHubAccess(config, token.right))
     }
-    for (const [name, worker] of Object.entries(config.workers)) yield* print(yield* checkWorker({ configFile, config, name, worker }))
+    for (const [name, worker] of Object.entries(config.workers)) yield* print(yield* checkWorker({ configFile, config, name, worker, env }))
     yield* print(Object.entries(config.agents).flatMap(([name, agent]) => checkAgentKey(name, agent, env)))
     yield* print([yield* checkBoardPort(config)])
     if (failed) return yield* new CommandFailed({ command: "doctor" })

@@ -20,7 +20,7 @@ export const endpointKeyOf = (endpoint: NotifyEndpoint): string =>
   `${endpoint.type}:${createHash("sha256").update(Redacted.value(endpoint.url)).digest("hex").slice(0, 12)}`
 
 /** The Board's address for links: its public name, else its listen address. */
-const boardOrigin = (config: UsineConfig): string => {
+export const boardOrigin = (config: UsineConfig): string => {
   const name = config.board.hostName
   if (name !== undefined) return /^https?:\/\//i.test(name) ? name.replace(/\/+$/, "") : `http://${name}`
   const { host, port } = config.board.listen

@@ -12,6 +12,7 @@ import { DaemonLayer } from "./DaemonLayer"
 import { DaemonTracing } from "./DaemonTracing"
 import { LedgerWriteSecondsLayer } from "./LedgerWriteSeconds"
 import { notifyLoop } from "./notifications"
+import { writeBackLoop } from "./writeBack"
 import type { StartupPlan } from "./StartupPlan"
 import { wakeHeldRuns } from "./wakeHeldRuns"
 
@@ -69,6 +70,7 @@ export const serveDaemon = <E, R>(options: {
       yield* background("schedules", Context.get(services, ScheduleTriggers).run)
       yield* background("the configuration watcher", watchConfig(plan.configFile))
       yield* background("notifications", notifyLoop)
+      yield* background("write-back", writeBackLoop)
       for (const warning of trustWarnings(plan.config)) yield* Effect.logWarning(warning)
       yield* Effect.logInfo(`usine is up as ${plan.login}; the board is at ${board.origin}/`).pipe(
         Effect.annotateLogs({ board: `${board.origin}/`, ledger: plan.ledgerFile })

@@ -1,7 +1,8 @@
 import { Clock, Effect, type Redacted } from "effect"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import { GitHubClient } from "@usine/github/GitHubClient"
-import { fail, pass, type DoctorLine } from "./DoctorLine"
+import { fail, pass, warn, type DoctorLine } from "./DoctorLine"
+import { type ProbeAnswer, probeWrites, type WriteProbe } from "./probeWrites"
 
 /** Clock skew beyond this against GitHub's `Date` breaks webhook, rate-limit and approval timing. */
 export const MAX_CLOCK_SKEW_SECONDS = 60
@@ -15,24 +16,49 @@ const clockLine = (date: string | number | undefined, now: number): DoctorLine =
     : pass(`clock: within ${Math.max(1, Math.abs(skew))} s of GitHub's Date`)
 }
 
+const described = (probes: ReadonlyArray<WriteProbe>, tag: ProbeAnswer["_tag"]) =>
+  probes.filter((p) => p.answer._tag === tag)
+
+const listed = (names: ReadonlyArray<string>) =>
+  names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`
+
+/** One repository's line from the write probes: a ✗ names each permission GitHub refused, and what to grant. */
+const probesLine = (repository: string, probes: ReadonlyArray<WriteProbe>): DoctorLine => {
+  const refused = described(probes, "Refused")
+  if (refused.length > 0) {
+    const names = refused.map((p) => p.permission)
+    return fail(
+      `${repository}: the token may not write ${listed(names.map((n) => n.toLowerCase()))} (GitHub refused a harmless probe with ${
+        listed([...new Set(refused.map((p) => (p.answer._tag === "Refused" ? p.answer.status : 0)))].map(String))
+      }): grant ${listed(names.map((n) => `${n}: read and write`))} to the token`
+    )
+  }
+  const unclear = described(probes, "Unclear")
+  if (unclear.length > 0) {
+    return warn(`${repository}: could not tell whether the token may write ${listed(unclear.map((p) => `${p.permission.toLowerCase()} (${p.answer._tag === "Unclear" ? p.answer.detail : ""})`))}`)
+  }
+  return pass(`${repository}: the token can read it and write issues, contents and pull requests (probed, nothing changed)`)
+}
+
 /**
- * What the token may do in one repository, from GitHub's answer to `GET /repos/{owner}/{repo}`: usine reads it
- * (`pull`), and pushes branches and opens pull requests (`push`).
+ * What the token may do in one repository: `GET /repos/{owner}/{repo}` says whether its account may read it and has
+ * a role that writes (`pull`, `push`); a fine-grained token's own limits are only seen by the write probes.
  */
-const repositoryLine = (repository: string) =>
+const repositoryLine = (repository: string, token: Redacted.Redacted<string>) =>
   Effect.gen(function* () {
     const client = yield* GitHubClient
     const [owner = "", repo = ""] = repository.split("/")
     return yield* client.request("GET /repos/{owner}/{repo}", { owner, repo }).pipe(
-      Effect.map((response): DoctorLine => {
+      Effect.flatMap((response): Effect.Effect<DoctorLine, never, GitHubClient> => {
         const permissions = response.data.permissions
-        if (permissions === undefined) return fail(`${repository}: GitHub did not say what the token may do there`)
-        if (!permissions.pull) return fail(`${repository}: the token cannot read it: grant Contents and Issues read`)
-        return permissions.push
-          ? pass(`${repository}: the token can read it and write contents and pull requests`)
-          : fail(
-              `${repository}: the token cannot write pull requests or contents (read only): grant Pull requests: read and write and Contents: read and write, or give its account write access`
-            )
+        if (permissions === undefined) return Effect.succeed(fail(`${repository}: GitHub did not say what the token may do there`))
+        if (!permissions.pull) return Effect.succeed(fail(`${repository}: the token cannot read it: grant Contents and Issues read`))
+        if (!permissions.push) {
+          return Effect.succeed(fail(
+            `${repository}: the token cannot write pull requests or contents (read only): grant Pull requests: read and write and Contents: read and write, or give its account write access`
+          ))
+        }
+        return Effect.map(probeWrites(repository, response.data.clone_url, token), (probes) => probesLine(repository, probes))
       }),
       Effect.catchAll((error) =>
         Effect.succeed(fail(`${repository}: ${error.message}: check repositories and the token's repository access`))
@@ -41,7 +67,8 @@ const repositoryLine = (repository: string) =>
   })
 
 /**
- * `GET /user` (the token is accepted), the clock against that answer's `Date`, then each repository's permissions.
+ * `GET /user` (the token is accepted), the clock against that answer's `Date`, then each repository's permissions
+ * (its role from `GET /repos`, then the write probes).
  * A refused token stops there: nothing else can be asked.
  */
 export const checkGitHubAccess = (config: UsineConfig, token: Redacted.Redacted<string>) =>
@@ -61,7 +88,7 @@ export const checkGitHubAccess = (config: UsineConfig, token: Redacted.Redacted<
       pass(`GitHub at ${config.github.apiUrl} accepts the token (account ${user.right.data.login})`),
       clockLine(user.right.headers["date"], now)
     ]
-    for (const repository of config.repositories) lines.push(yield* repositoryLine(repository))
+    for (const repository of config.repositories) lines.push(yield* repositoryLine(repository, token))
     return lines
   }).pipe(
     Effect.timeout("30 seconds"),

@@ -7,6 +7,7 @@ import * as SshTransport from "@usine/executor/SshTransport"
 import type { WorkerTransportShape } from "@usine/executor/WorkerTransport"
 import { pathFrom } from "../daemon/StartupPlan"
 import { checkAgentClis } from "./checkAgentClis"
+import { checkAgentLogin } from "./checkAgentLogin"
 import { fail, pass, warn, type DoctorLine } from "./DoctorLine"
 
 /** Below this much free space under its root, a Worker's mirrors and worktrees may not fit. */
@@ -54,13 +55,15 @@ const sandboxLine = (label: string, worker: WorkerConfig, transport: WorkerTrans
 
 /**
  * One Worker: reachable (a local one always is; an ssh one through the daemon's own transport, so its failure reads
- * as `usine up`'s would), then its sandbox, free disk space under its root, git, and its Agents' CLIs.
+ * as `usine up`'s would), then its sandbox, free disk space under its root, git, its Agents' CLIs and their logins.
  */
 export const checkWorker = (options: {
   readonly configFile: string
   readonly config: UsineConfig
   readonly name: string
   readonly worker: WorkerConfig
+  /** usine's environment, where the keys an Agent inherits come from. */
+  readonly env: Readonly<Record<string, string | undefined>>
 }): Effect.Effect<ReadonlyArray<DoctorLine>> => {
   const { config, name, worker } = options
   const label = `worker ${name}`
@@ -81,6 +84,10 @@ export const checkWorker = (options: {
       lines.push(yield* gitLine(label, transport))
       const agents = worker.agents ?? Object.keys(config.agents)
       lines.push(...(yield* checkAgentClis({ label, transport, agents: agents.map((agent) => [agent, config.agents[agent]] as const) })))
+      for (const agent of agents) {
+        const agentConfig = config.agents[agent]
+        if (agentConfig !== undefined) lines.push(...(yield* checkAgentLogin({ label, transport, worker, name: agent, agent: agentConfig, env: options.env })))
+      }
       return lines
     })
   ).pipe(

@@ -8,11 +8,12 @@ import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
+import * as WriteBackOutbox from "@usine/store/WriteBackOutbox"
 
 /**
  * The ledger for the daemon's lifetime: its folder created, the lock taken (a second daemon on the same file is
  * refused), migrations run, then the stores on it: Runs, Items, brakes, trigger refusals, the Board's read model, the
- * notification outbox.
+ * notification and write-back outboxes.
  */
 export const LedgerLayer = (file: string) =>
   Layer.mergeAll(
@@ -21,7 +22,8 @@ export const LedgerLayer = (file: string) =>
     SqlBrakeStore.layer,
     SqlTriggerRefusals.layer,
     ReadModel.layer,
-    NotificationOutbox.layer
+    NotificationOutbox.layer,
+    WriteBackOutbox.layer
   ).pipe(
     Layer.provideMerge(Sql.layer(file)),
     Layer.provide(Layer.effectDiscard(Effect.sync(() => mkdirSync(dirname(file), { recursive: true }))))

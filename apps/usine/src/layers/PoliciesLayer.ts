@@ -20,7 +20,9 @@ export const policyOf = (loop: CompiledLoop): LoopPolicy => ({
     setupMinutes: loop.setupMinutes,
     pullRequest: { closes: loop.pullRequest.closes, draft: loop.pullRequest.draft },
     kind: loop.on,
-    network: loop.network
+    network: loop.network,
+    pullRequestGate: loop.pullRequestApproval === "required",
+    judge: loop.judge
   },
   workers: loop.workers,
   budget: loop.budget,

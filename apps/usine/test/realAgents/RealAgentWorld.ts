@@ -39,8 +39,10 @@ const deadEndpoint = Effect.map(freePort, (port) => `http://127.0.0.1:${port}/v1
  * Everything (processes, servers, folders) goes with the scope.
  */
 export const realAgentWorld = (options: {
-  readonly harness: "pi" | "codex"
+  readonly harness: "pi" | "codex" | "claude"
   readonly command: ReadonlyArray<string>
+  /** Fixed environment values every Agent gets (a CLI's documented retry setting). */
+  readonly agentEnv?: Readonly<Record<string, string>>
   readonly scenarios: ReadonlyArray<Scenario>
   readonly stallMinutes: number
 }) =>
@@ -84,6 +86,7 @@ export const realAgentWorld = (options: {
         workspaces,
         harness: options.harness,
         command: options.command,
+        ...(options.agentEnv === undefined ? {} : { agentEnv: options.agentEnv }),
         keyVariable: "USINE_TEST_MODEL_KEY",
         stallMinutes: options.stallMinutes,
         loops

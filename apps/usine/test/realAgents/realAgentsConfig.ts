@@ -18,8 +18,9 @@ export const realAgentsConfig = (options: {
   readonly token: string
   readonly boardPort: number
   readonly workspaces: string
-  readonly harness: "pi" | "codex"
+  readonly harness: "pi" | "codex" | "claude"
   readonly command: ReadonlyArray<string>
+  readonly agentEnv?: Readonly<Record<string, string>>
   readonly keyVariable: string
   readonly stallMinutes: number
   readonly loops: ReadonlyArray<RealAgentLoop>
@@ -36,7 +37,9 @@ agents:${options.loops.map((loop) => `
   ${loop.agent}:
     harness: ${options.harness}
     command: ${list(options.command)}
-    provider: {base_url: ${JSON.stringify(loop.baseUrl)}, api_key_env: ${options.keyVariable}, model: sim-model}`).join("")}
+    provider: {base_url: ${JSON.stringify(loop.baseUrl)}, api_key_env: ${options.keyVariable}, model: sim-model}${
+      options.agentEnv === undefined ? "" : `
+    env: ${JSON.stringify(options.agentEnv)}`}`).join("")}
 workers:
   local:
     max_concurrent_attempts: ${options.loops.length}

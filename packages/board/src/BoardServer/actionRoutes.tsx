@@ -16,6 +16,7 @@ import {
   MoveForm,
   parseInput,
   PlainForm,
+  RequestChangesForm,
   ResetForm,
   RunParams,
   VersionedForm
@@ -68,6 +69,15 @@ export const actionRoutes = (app: Hono<BoardEnv>, deps: ActionDeps) => {
 
   action("/runs/:id/approve", RunParams, VersionedForm, ({ id }, { version }) => actions.approve(RunId(id), version), runHome)
   action("/runs/:id/cancel", RunParams, VersionedForm, ({ id }, { version }) => actions.cancel(RunId(id), version), runHome)
+  action("/runs/:id/approve-pull-request", RunParams, VersionedForm, ({ id }, { version }) => actions.approvePullRequest(RunId(id), version), runHome)
+  action(
+    "/runs/:id/request-changes",
+    RunParams,
+    RequestChangesForm,
+    ({ id }, { text, version }) => actions.requestChanges(RunId(id), text, version),
+    runHome
+  )
+  action("/runs/:id/reject", RunParams, VersionedForm, ({ id }, { version }) => actions.reject(RunId(id), version), runHome)
   action("/runs/:id/retry", RunParams, VersionedForm, ({ id }, { version }) => actions.retry(RunId(id), version), runHome)
   action(
     "/runs/:id/edit-and-retry",

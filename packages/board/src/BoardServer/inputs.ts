@@ -38,6 +38,11 @@ export const EditAndRetryForm = z.object({
   model: optionalText,
   back
 })
+export const RequestChangesForm = z.object({
+  version: optionalInt(0),
+  text: z.string().trim().min(1, "write what to change").max(20_000),
+  back
+})
 export const InterveneForm = z.object({
   attemptId: z.string().regex(/^[0-9a-f]{32}\/[a-z0-9_-]+\/\d+$/, "expected an attempt id"),
   message: z.string().trim().min(1, "write a message").max(20_000),

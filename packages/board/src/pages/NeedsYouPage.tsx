@@ -4,6 +4,7 @@ import { ActionButton } from "./ActionButton"
 import { BrakesSections } from "./BrakesSections"
 import { itemName, runPath, Time } from "./format"
 import { RefusedTriggers } from "./RefusedTriggers"
+import { HeldPatch, ReviewActions } from "./ReviewGate"
 import { TranscriptLines } from "./TranscriptLines"
 
 const Empty: FC<{ text: string }> = ({ text }) => <p class="empty">{text}</p>
@@ -28,6 +29,22 @@ export const NeedsYouPage: FC<{ view: NeedsYouView; csrf: string }> = ({ csrf, v
         </article>
       ))}
       {view.moreWaiting ? <p><a href="/runs?state=Waiting">More waiting Runs…</a></p> : null}
+    </section>
+
+    <section data-testid="reviewing">
+      <h2>Waiting for review before the pull request</h2>
+      {view.reviewing.length === 0 ? <Empty text="No Run waits at the pull-request gate." /> : null}
+      {view.reviewing.map((r) => (
+        <article class="card" data-testid="reviewing-run" data-run-id={r.run.id} data-attempt-id={r.attemptId}>
+          <header>
+            <a href={runPath(r.run.id)}>{`${r.run.loop} · ${itemName(r.run.repository, r.run.number)}`}</a>{" "}
+            <span>{`Attempt ${r.attemptNumber} · ${r.summary}`}</span> <Time at={r.run.updatedAt} />
+          </header>
+          <HeldPatch patch={r.patch} cut={r.patchCut} />
+          <ReviewActions runId={r.run.id} version={r.run.version} csrf={csrf} back="/" testSuffix={`-${r.run.id}`} />
+        </article>
+      ))}
+      {view.moreReviewing ? <p><a href="/runs?state=Reviewing">More Runs waiting for review…</a></p> : null}
     </section>
 
     <section data-testid="failed">

@@ -3,6 +3,7 @@ import type { RunView } from "../BoardViews/runView"
 import { CSRF_FIELD } from "../BoardServer/security"
 import { ActionButton } from "./ActionButton"
 import { runPath } from "./format"
+import { ReviewActions } from "./ReviewGate"
 
 /** Only the actions legal in the Run's state, each a form post. */
 export const RunActions: FC<{ view: RunView; csrf: string }> = ({ csrf, view }) => {
@@ -13,6 +14,7 @@ export const RunActions: FC<{ view: RunView; csrf: string }> = ({ csrf, view }) 
   return (
     <section class="actions" data-testid="actions" data-actions={view.actions.join(" ")}>
       {can("approve") ? <ActionButton action={`${base}/approve`} label="Approve" testId="action-approve" csrf={csrf} back={base} fields={{ version: run.version }} /> : null}
+      {can("approvePullRequest") ? <ReviewActions runId={run.id} version={run.version} csrf={csrf} back={base} /> : null}
       {can("retry") ? <ActionButton action={`${base}/retry`} label="Retry" testId="action-retry" csrf={csrf} back={base} fields={{ version: run.version }} /> : null}
       {can("resolveFailure") ? <ActionButton action={`${base}/resolve-failure`} label="Resolve failure" testId="action-resolveFailure" csrf={csrf} back={base} /> : null}
       {can("cancel") ? <ActionButton action={`${base}/cancel`} label="Cancel" testId="action-cancel" csrf={csrf} back={base} fields={{ version: run.version }} confirm="Cancel this Run?" /> : null}

@@ -15,12 +15,14 @@ const fields = {
 export class InfraFailure extends Schema.TaggedError<InfraFailure>()("InfraFailure", {
   ...fields,
   /** When the provider says it will accept work again (a quota reset), as epoch milliseconds. */
-  retryAt: Schema.optional(Schema.Number)
+  retryAt: Schema.optional(Schema.Number),
+  /** Which infrastructure failed, when usine knows a name for it: `SetupFailed`, the Loop's `setup:` commands. */
+  kind: Schema.optional(Schema.Literal("SetupFailed"))
 }) {
   readonly category = "infrastructure" as const
   readonly retryable = true
   override get message() {
-    return `infrastructure failure: ${this.reason}`
+    return `infrastructure failure${this.kind === undefined ? "" : ` (${this.kind})`}: ${this.reason}`
   }
 }
 

@@ -3,6 +3,17 @@ import { DiffSummary } from "./DiffSummary"
 import { AttemptFailure } from "./failure"
 
 /**
+ * Work that passed verify and stopped at the pull-request gate (ADR 0063): collected by the daemon, kept in the
+ * Worker's mirror under `ref` (the Run's local salvage ref of that Attempt), nothing pushed.
+ */
+export const HeldWork = Schema.Struct({
+  worker: Schema.String,
+  head: Schema.String,
+  ref: Schema.String
+})
+export type HeldWork = typeof HeldWork.Type
+
+/**
  * What the Step produced: the branch and pull request it left behind, and what its commits change. `diff` is absent
  * when there is no commit, and in outcomes stored before it existed.
  */
@@ -12,7 +23,9 @@ export const StepResult = Schema.Struct({
   pullRequestNumber: Schema.optional(Schema.Number),
   pullRequestUrl: Schema.optional(Schema.String),
   summary: Schema.optional(Schema.String),
-  diff: Schema.optional(DiffSummary)
+  diff: Schema.optional(DiffSummary),
+  /** Set when the Attempt stopped at the pull-request gate: the Run waits in Reviewing, no branch was pushed. */
+  held: Schema.optional(HeldWork)
 })
 export type StepResult = typeof StepResult.Type
 

@@ -17,8 +17,8 @@ export const StatusLabels = Schema.Struct({
 })
 export type StatusLabels = typeof StatusLabels.Type
 
-/** `approver`: who approved the Run; `labeller`: who triggered it (the label's author, else the Item's). */
-export const Reviewer = Schema.Union(Schema.Literal("approver", "labeller"), GitHubLogin)
+/** A login, or `labeller`: who added the label the Loop's `if:` reads (the Board has no per-user identity to name an approver). */
+export const Reviewer = Schema.Union(Schema.Literal("labeller"), GitHubLogin)
 
 /** How the pull request a Run opens is written. */
 export const PullRequestOptions = Schema.Struct({

@@ -22,7 +22,8 @@ export type ClaimDecision =
 export const claimRun = (blocking: Option.Option<BlockingRun>, eventId: EventId): ClaimDecision => {
   if (Option.isNone(blocking)) return { _tag: "OpenRun" }
   const run = blocking.value
-  if (run.state._tag === "Running") return { _tag: "QueueEvent" }
+  // Work at the pull-request gate has started too: the reviewer decides it before newer content runs.
+  if (run.state._tag === "Running" || run.state._tag === "Reviewing") return { _tag: "QueueEvent" }
   if (isUnstarted(run.state)) return { _tag: "SupersedeRun", runId: run.id, state: supersede(run.state, eventId) }
   return { _tag: "OpenRun" }
 }

@@ -29,25 +29,34 @@ export class Running extends Schema.TaggedClass<Running>()("Running", {}) {}
 export class Succeeded extends Schema.TaggedClass<Succeeded>()("Succeeded", {}) {}
 /** The last Attempt failed and no auto-retry applies. */
 export class Failed extends Schema.TaggedClass<Failed>()("Failed", {}) {}
+/**
+ * Parked at the pull-request gate (`approval.pull_request: required`): verify passed, the work is kept on the Worker
+ * and nothing is pushed; no agent process runs. Waits for Approve PR, Request changes or Reject.
+ */
+export class Reviewing extends Schema.TaggedClass<Reviewing>()("Reviewing", {}) {}
 /** Closed without a result, for the reason it carries. */
 export class Canceled extends Schema.TaggedClass<Canceled>()("Canceled", { reason: CancelReason }) {}
 
-export const RunState = Schema.Union(Pending, Waiting, Queued, Running, Succeeded, Failed, Canceled)
+export const RunState = Schema.Union(Pending, Waiting, Queued, Running, Reviewing, Succeeded, Failed, Canceled)
 export type RunState = typeof RunState.Type
 export type RunStateTag = RunState["_tag"]
 
-export type Open = Pending | Waiting | Queued | Running
+export type Open = Pending | Waiting | Queued | Running | Reviewing
 export type Unstarted = Pending | Waiting | Queued
 export type Startable = Pending | Queued
 export type Closed = Succeeded | Failed | Canceled
 
-export const OPEN_TAGS: ReadonlyArray<Open["_tag"]> = ["Pending", "Waiting", "Queued", "Running"]
+export const OPEN_TAGS: ReadonlyArray<Open["_tag"]> = ["Pending", "Waiting", "Queued", "Running", "Reviewing"]
+/** States that park a Run for a person with no fiber: the start approval and the pull-request gate. */
+export type Parked = Waiting | Reviewing
+export const PARKED_TAGS: ReadonlyArray<Parked["_tag"]> = ["Waiting", "Reviewing"]
 export const UNSTARTED_TAGS: ReadonlyArray<Unstarted["_tag"]> = ["Pending", "Waiting", "Queued"]
 export const STARTABLE_TAGS: ReadonlyArray<Startable["_tag"]> = ["Pending", "Queued"]
 
 export const isOpen = (state: RunState): state is Open => (OPEN_TAGS as ReadonlyArray<string>).includes(state._tag)
 export const isUnstarted = (state: RunState): state is Unstarted =>
   (UNSTARTED_TAGS as ReadonlyArray<string>).includes(state._tag)
+export const isParked = (state: RunState): state is Parked => (PARKED_TAGS as ReadonlyArray<string>).includes(state._tag)
 export const isStartable = (state: RunState): state is Startable =>
   (STARTABLE_TAGS as ReadonlyArray<string>).includes(state._tag)
 
@@ -66,6 +75,15 @@ export const succeed = (_state: Running): Succeeded => new Succeeded()
 /** Closes the run after a failed attempt when no auto-retry applies; `shouldAutoRetry` decides that. */
 export const fail = (_state: Running): Failed => new Failed()
 
+/** Parks a Run whose Attempt passed verify at the pull-request gate; nothing is pushed until Approve PR. */
+export const holdForReview = (_state: Running): Reviewing => new Reviewing()
+
+/** Approve PR: the kept work goes on to push and pull request, in a new Attempt that runs no agent. */
+export const approvePullRequest = (_state: Reviewing): Running => new Running()
+
+/** Request changes: a new Attempt gives the reviewer's text to the agent, then verify, then the gate again. */
+export const requestChanges = (_state: Reviewing): Running => new Running()
+
 /** Returns the reopened state for operator retry; attempt N+1 belongs to the same Run and Step. */
 export const retry = (_state: Failed): Running => new Running()
 
@@ -82,6 +100,6 @@ export const supersede = (_state: Unstarted, by: EventId): Canceled =>
 /** Cancels an unstarted run because its Item stopped matching the loop's trigger. */
 export const revoke = (_state: Unstarted): Canceled => new Canceled({ reason: new Revoked() })
 
-/** Cancels a run nobody approved within the Loop's `approval_timeout`. */
-export const expireApproval = (_state: Waiting, afterMinutes: number): Canceled =>
+/** Cancels a run nobody approved (at the start or at the pull-request gate) within the Loop's `approval_timeout`. */
+export const expireApproval = (_state: Parked, afterMinutes: number): Canceled =>
   new Canceled({ reason: new ApprovalTimedOut({ afterMinutes }) })

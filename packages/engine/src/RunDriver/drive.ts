@@ -2,7 +2,7 @@ import { Effect, Either, Option, type Scope } from "effect"
 import type { RunId } from "@usine/core/ids/RunId"
 import { parseItemKey } from "@usine/core/ids/ItemKey"
 import type { Run } from "@usine/core/run/Run"
-import { isOpen } from "@usine/core/run/state"
+import { isOpen, isParked } from "@usine/core/run/state"
 import { RunStore } from "@usine/store/RunStore"
 import type { Bell } from "../Brakes/Bell"
 import { LoopPolicies, type LoopPolicy } from "../LoopPolicies"
@@ -33,7 +33,8 @@ export interface DriverHooks extends ClaimFollowUp {
 export const drive = Effect.fnUntraced(function*(runId: RunId, hooks: DriverHooks, bell: Bell, granted?: HeldSlot) {
   const store = yield* RunStore
   const run = yield* withStoreRetry(store.getRun(runId))
-  if (!isOpen(run.state) || run.state._tag === "Waiting") return
+  // Waiting and Reviewing Runs have no fiber: an operator (or the approval timer) moves them on.
+  if (!isOpen(run.state) || isParked(run.state)) return
   yield* driveOpen(run, hooks, bell, granted).pipe(
     Effect.annotateLogs({ loop: run.loop, item: run.itemKey }),
     Effect.withSpan("RunDriver.drive", { attributes: runSpanAttributes(run) })
@@ -69,6 +70,8 @@ const driveOpen = (opened: Run, hooks: DriverHooks, bell: Bell, granted: HeldSlo
       const decision = yield* nextAttempt(run, policy, hooks, bell, slot)
       slot = undefined
       if (Option.isNone(decision)) return
+      // At the pull-request gate the Run stays open, its queued Events wait behind it, and its fiber ends.
+      if (decision.value._tag === "Held") return
       run = decision.value.run
       if (decision.value._tag === "Closed") break
     }

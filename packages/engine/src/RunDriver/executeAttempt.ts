@@ -10,6 +10,7 @@ import type { Bell } from "../Brakes/Bell"
 import { holdForRetry } from "../Brakes/retryBackoff"
 import { makeUsageMeter } from "../Brakes/usageMeter"
 import { Executor } from "../Executor"
+import { reviewDirectiveOf } from "../ReviewDirective"
 import type { LoopPolicy } from "../LoopPolicies"
 import { Shutdown } from "../Shutdown"
 import type { NoCapableWorker, Slot } from "../WorkerSlots"
@@ -46,7 +47,11 @@ export const prepareAttempt = Effect.fn("RunDriver.prepareAttempt")(function*(
   const open = openAttempt(yield* withStoreRetry(store.attempts(run.id)))
   const wasLive = Option.isSome(open) && (yield* executor.isLive(open.value))
   if (!wasLive) yield* awaitAdmission(run, policy, bell)
-  const prefer = wasLive ? Option.getOrUndefined(Option.flatMap(open, (a) => Option.fromNullable(a.worker))) : undefined
+  // Work held at the pull-request gate is kept in one Worker's mirror: the Attempt after the review goes there.
+  const held = wasLive ? Option.none() : yield* withStoreRetry(store.heldAttempt(run.id))
+  const prefer = wasLive
+    ? Option.getOrUndefined(Option.flatMap(open, (a) => Option.fromNullable(a.worker)))
+    : Option.getOrUndefined(Option.map(held, (h) => h.held.worker))
   return { open, prefer } satisfies Prepared
 })
 
@@ -83,6 +88,7 @@ export const executeAttempt = Effect.fnUntraced(function*(
     return yield* finish(new AttemptFailed({ failure: new AgentFailure({ reason: slot.left.message, evidence: "" }) }))
   }
   const meter = yield* makeUsageMeter(begin.run, attempt, policy)
+  const review = reviewDirectiveOf(yield* withStoreRetry(store.heldAttempt(run.id)))
 
   const request = {
     run: begin.run,
@@ -96,6 +102,11 @@ export const executeAttempt = Effect.fnUntraced(function*(
     onSession: (session: string) =>
       withStoreRetry(store.recordSession(attempt.id, session)).pipe(
         Effect.catchTag("AttemptNotOpen", (e) => Effect.logWarning("session reported for a closed attempt", e))
+      ),
+    review,
+    onPatch: (patch: Parameters<typeof store.recordPatch>[1]) =>
+      withStoreRetry(store.recordPatch(attempt.id, patch)).pipe(
+        Effect.catchTag("AttemptNotOpen", (e) => Effect.logWarning("held diff reported for a closed attempt", e))
       )
   }
 

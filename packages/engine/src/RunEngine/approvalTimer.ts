@@ -1,9 +1,11 @@
 import { Clock, Duration, Effect, Option } from "effect"
 import type { RunId } from "@usine/core/ids/RunId"
 import { RunStore } from "@usine/store/RunStore"
+import type { Executor } from "../Executor"
 import { LoopPolicies } from "../LoopPolicies"
 import { RunDriver } from "../RunDriver"
 import { withStoreRetry } from "../storeRetryPolicy"
+import { salvageHeld } from "./salvageHeld"
 
 /**
  * The longest the approval timer sleeps. No longer than the shortest `approval_timeout` (one minute): a Run that
@@ -19,7 +21,8 @@ export interface ApprovalSweep {
 }
 
 /**
- * Cancels every Waiting Run whose Loop's `approval_timeout` has run out since it began waiting (read from the ledger,
+ * Cancels every Waiting or Reviewing Run whose Loop's `approval_timeout` has run out since it began waiting there
+ * (its held work salvaged, ADR 0063), read from the ledger,
  * so a restart loses no deadline), then lets its Loop and Item take up their queued Events.
  */
 export const expireApprovals = Effect.fn("RunEngine.expireApprovals")(function*() {
@@ -38,7 +41,7 @@ export const expireApprovals = Effect.fn("RunEngine.expireApprovals")(function*(
       continue
     }
     yield* withStoreRetry(store.expireApproval(waiting.runId, minutes)).pipe(
-      Effect.tap((run) => driver.closed(run)),
+      Effect.tap((run) => Effect.zipRight(salvageHeld(run), driver.closed(run))),
       Effect.andThen(() => expired.push(waiting.runId)),
       Effect.catchAll((e) => Effect.logInfo("approval changed before it expired", e)),
       Effect.annotateLogs({ runId: waiting.runId, loop: waiting.loop })
@@ -52,7 +55,7 @@ export const expireApprovals = Effect.fn("RunEngine.expireApprovals")(function*(
  * One sleeper on the earliest approval deadline: it sweeps, sleeps until that deadline or `APPROVAL_RECHECK`,
  * whichever comes first, and sweeps again. Runs for the life of the caller's scope.
  */
-export const approvalTimer: Effect.Effect<never, never, RunStore | LoopPolicies | RunDriver> = Effect.gen(function*() {
+export const approvalTimer: Effect.Effect<never, never, RunStore | LoopPolicies | RunDriver | Executor> = Effect.gen(function*() {
   const sweep = yield* expireApprovals()
   const now = yield* Clock.currentTimeMillis
   const nap = Option.match(sweep.next, {

@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import type { Run } from "@usine/core/run/Run"
+import { isParked } from "@usine/core/run/state"
 import { RunStore } from "@usine/store/RunStore"
 import { Executor } from "../Executor"
 import { LoopPolicies } from "../LoopPolicies"
@@ -20,7 +21,8 @@ export interface ReconcileReport {
 }
 
 /**
- * Starts the fiber of every open Run that has none, except Waiting Runs (the approval timer expires those, ADR 0058),
+ * Starts the fiber of every open Run that has none, except Waiting and Reviewing Runs (the approval timer expires
+ * those, ADR 0058, 0063),
  * and takes up the queued Events of every Loop and Item left with no open Run.
  */
 export const reconcile = Effect.fn("RunEngine.reconcile")(function*() {
@@ -31,7 +33,7 @@ export const reconcile = Effect.fn("RunEngine.reconcile")(function*() {
   const running = new Set(yield* driver.running)
   const restarted: Array<Run["id"]> = []
   for (const run of open) {
-    if (run.state._tag === "Waiting") continue
+    if (isParked(run.state)) continue
     if (!running.has(run.id)) restarted.push(run.id)
     yield* driver.start(run.id)
   }

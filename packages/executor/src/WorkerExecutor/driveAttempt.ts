@@ -1,7 +1,9 @@
 import { Clock, Effect, Option } from "effect"
 import { AgentFailure, type AttemptFailure, DefectFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed, type AttemptOutcome, AttemptSucceeded } from "@usine/core/attempt/outcome"
+import { changesPrompt } from "@usine/engine/ReviewDirective"
 import { harvest } from "../Harvest"
+import { holdForReview } from "../Harvest/holdForReview"
 import { salvage, Salvaged } from "../Salvage"
 import { runVerifyRound, verifyEvidence, verifyFeedback } from "../Verify"
 import type { TransportError } from "../WorkerTransport"
@@ -9,7 +11,10 @@ import { type BeginEntry, type JournalEntry, OutcomeEntry, type SalvageResult, T
 import { type AttemptContext, gitOfAttempt } from "./AttemptContext"
 import { verifySandbox } from "./attemptSandbox"
 import { journalRows } from "./journalRows"
+import { judgeFeedback } from "./judgeVerdict"
 import { retryHarvest } from "./retryHarvest"
+import { type Judge, runJudge } from "./runJudge"
+import { runSetup } from "./runSetup"
 import { runTurn } from "./runTurn"
 
 const failed = (failure: AttemptFailure) => new AttemptFailed({ failure })
@@ -90,7 +95,7 @@ const recorded = <A extends JournalEntry, E>(ctx: AttemptContext, stored: Option
  * restart at the step where the last process stopped, and replays the transcript up to there (ADR 0023).
  * Transport errors escape, for the caller to retry the whole replay.
  */
-export const driveAttempt = Effect.fn("WorkerExecutor.drive")(function* (ctx: AttemptContext) {
+export const driveAttempt = Effect.fn("WorkerExecutor.drive")(function* (ctx: AttemptContext, judge?: Judge) {
   const { cursor, journal, request } = ctx
   cursor.rewind()
   const begin = journal.find("begin", () => true)
@@ -98,8 +103,14 @@ export const driveAttempt = Effect.fn("WorkerExecutor.drive")(function* (ctx: At
     return failed(new DefectFailure({ reason: "the attempt's journal has no beginning", evidence: ctx.attemptDir }))
   }
   yield* cursor.emit(journalRows(begin.value))
-  const { policy } = request
-  let prompt = request.run.task
+  const { policy, review } = request
+  if (review?._tag === "Publish") return yield* finish(ctx, begin.value, publish(ctx, begin.value, review.head))
+  // Setup runs once per worktree, before its first turn is journaled; a restart in the middle runs it again.
+  if (Option.isNone(journal.find("turn", (t) => t.turn === 1))) {
+    const setupFailed = yield* runSetup(ctx)
+    if (setupFailed !== undefined) return yield* finish(ctx, begin.value, Effect.succeed(failed(setupFailed)))
+  }
+  let prompt = review?._tag === "Changes" ? changesPrompt(request.run.task, review.text) : request.run.task
   for (let round = 0; ; round++) {
     const number = round + 1
     const turn = yield* recorded(
@@ -111,9 +122,9 @@ export const driveAttempt = Effect.fn("WorkerExecutor.drive")(function* (ctx: At
       Effect.catchTag("DefectFailure", (defect) => Effect.succeed(defect as AttemptFailure))
     )
     if (ended !== undefined) return yield* finish(ctx, begin.value, Effect.succeed(failed(ended)))
-    if (policy.verify.length === 0) break
+    if (policy.verify.length === 0 && judge === undefined) break
 
-    const verified = yield* recorded(
+    const verified = policy.verify.length === 0 ? undefined : yield* recorded(
       ctx,
       journal.find("verify", (v) => v.round === number),
       runVerifyRound(
@@ -129,30 +140,40 @@ export const driveAttempt = Effect.fn("WorkerExecutor.drive")(function* (ctx: At
         number
       )
     )
-    if (verified.passed) break
-    if (round >= policy.verifyRounds) {
-      const failure = new AgentFailure({
-        reason: `verification still fails after ${policy.verifyRounds} feedback round${policy.verifyRounds === 1 ? "" : "s"}`,
-        evidence: verifyEvidence(verified)
-      })
-      return yield* finish(ctx, begin.value, Effect.succeed(failed(failure)))
+    const rounds = `${policy.verifyRounds} feedback round${policy.verifyRounds === 1 ? "" : "s"}`
+    let next: { readonly prompt: string; readonly failure: AgentFailure } | undefined
+    if (verified !== undefined && !verified.passed) {
+      const failure = new AgentFailure({ reason: `verification still fails after ${rounds}`, evidence: verifyEvidence(verified) })
+      next = { prompt: verifyFeedback(verified), failure }
+    } else if (judge !== undefined) {
+      // The judge reads a verified round only: feedback goes back to the agent like a failed verify round (ADR 0063).
+      const verdict = yield* runJudge(ctx, judge, { round: number, begin: begin.value, verify: verifyOutput(verified) }).pipe(Effect.either)
+      if (verdict._tag === "Left") {
+        if (verdict.left._tag !== "InfraFailure") return yield* verdict.left
+        return yield* finish(ctx, begin.value, Effect.succeed(failed(verdict.left)))
+      }
+      if (verdict.right.verdict === "feedback") {
+        const failure = new AgentFailure({ reason: `the judge ${judge.name} still asks for changes after ${rounds}`, evidence: verdict.right.reasoning })
+        next = { prompt: judgeFeedback(verdict.right), failure }
+      }
     }
-    prompt = verifyFeedback(verified)
+    if (next === undefined) break
+    if (round >= policy.verifyRounds) return yield* finish(ctx, begin.value, Effect.succeed(failed(next.failure)))
+    prompt = next.prompt
   }
-  const verification = journal.entries().filter((e): e is VerifyEntry => e._tag === "verify")
-  const harvested = harvest({
-    git: gitOfAttempt(ctx),
-    pullRequests: ctx.settings.pullRequests,
-    redactor: ctx.settings.redactor,
-    begin: begin.value,
-    policy,
-    run: request.run,
-    attemptNumber: request.attempt.number,
-    verification
-  }).pipe(
-    // A GitHub outage at push or pull-request time is retried here, not with a new agent session.
-    (step) => retryHarvest(step, { policy: ctx.settings.harvestRetryPolicy, redactor: ctx.settings.redactor }),
-    Effect.map((result): AttemptOutcome => new AttemptSucceeded({ result })),
+  if (policy.pullRequestGate === true) return yield* finish(ctx, begin.value, hold(ctx, begin.value))
+  return yield* finish(ctx, begin.value, harvestNow(ctx, begin.value))
+})
+
+/** What the judge reads of a verified round: each command, its exit and its output's tail. */
+const verifyOutput = (verified: VerifyEntry | undefined): string =>
+  verified === undefined
+    ? ""
+    : verified.results.map((r) => `$ ${r.command} (exit ${r.exitCode ?? "none"})${r.output === "" ? "" : `\n${r.output}`}`).join("\n")
+
+/** A harvest's failures are the Attempt's outcome, never the executor's error. */
+const asOutcome = <R>(step: Effect.Effect<AttemptOutcome, AttemptFailure | TransportError, R>) =>
+  step.pipe(
     Effect.catchTags({
       InfraFailure: (f) => Effect.succeed(failed(f)),
       AgentFailure: (f) => Effect.succeed(failed(f)),
@@ -161,5 +182,55 @@ export const driveAttempt = Effect.fn("WorkerExecutor.drive")(function* (ctx: At
       ChildSessionBudgetFailure: (f) => Effect.succeed(failed(f))
     })
   )
-  return yield* finish(ctx, begin.value, harvested)
-})
+
+/**
+ * The pull-request gate (ADR 0063): the verified work is kept in the Worker's mirror and its diff goes to the
+ * ledger; the Attempt succeeds with `held` and nothing is pushed.
+ */
+const hold = (ctx: AttemptContext, begin: BeginEntry) =>
+  holdForReview({
+    git: gitOfAttempt(ctx),
+    redactor: ctx.settings.redactor,
+    begin,
+    policy: ctx.request.policy,
+    run: ctx.request.run,
+    attemptNumber: ctx.request.attempt.number,
+    worker: ctx.worker.name
+  }).pipe(
+    Effect.tap(({ patch }) => (patch === undefined || ctx.request.onPatch === undefined ? Effect.void : ctx.request.onPatch(patch))),
+    Effect.map(({ result }): AttemptOutcome => new AttemptSucceeded({ result })),
+    asOutcome
+  )
+
+/**
+ * Approve PR: the Attempt's worktree starts at the held work (the Run's newest salvage); no agent runs and no
+ * verify, the harvest pushes and opens the pull request. A worktree elsewhere means the held work is not here.
+ */
+const publish = (ctx: AttemptContext, begin: BeginEntry, head: string) =>
+  begin.startSha === head
+    ? harvestNow(ctx, begin)
+    : Effect.succeed(failed(new AgentFailure({
+      reason: `the work approved for its pull request is not on the Worker ${ctx.worker.name}`,
+      evidence: `held at ${head.slice(0, 12)}, the Attempt started at ${begin.startSha.slice(0, 12)}`
+    })))
+
+const harvestNow = (ctx: AttemptContext, begin: BeginEntry) => {
+  const { journal, request } = ctx
+  const { policy } = request
+  const verification = journal.entries().filter((e): e is VerifyEntry => e._tag === "verify")
+  return harvest({
+    git: gitOfAttempt(ctx),
+    pullRequests: ctx.settings.pullRequests,
+    redactor: ctx.settings.redactor,
+    begin,
+    policy,
+    run: request.run,
+    attemptNumber: request.attempt.number,
+    verification
+  }).pipe(
+    // A GitHub outage at push or pull-request time is retried here, not with a new agent session.
+    (step) => retryHarvest(step, { policy: ctx.settings.harvestRetryPolicy, redactor: ctx.settings.redactor }),
+    Effect.map((result): AttemptOutcome => new AttemptSucceeded({ result })),
+    asOutcome
+  )
+}

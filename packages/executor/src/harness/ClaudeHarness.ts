@@ -24,6 +24,9 @@ const UNATTENDED: Readonly<Record<string, string>> = {
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1"
 }
 
+/** Claude Code's config folder for a provider's session, in the Attempt's folder. */
+const CONFIG_DIR = "claude-home"
+
 /**
  * A model endpoint that speaks Anthropic's Messages API: `ANTHROPIC_BASE_URL` is its origin and path without the
  * `/v1` the SDK adds itself, the key goes in `ANTHROPIC_API_KEY` (the environment, never a file), and
@@ -31,7 +34,7 @@ const UNATTENDED: Readonly<Record<string, string>> = {
  */
 const providerEnv = (provider: ModelProvider, attemptDir: string): Readonly<Record<string, string>> => ({
   ANTHROPIC_BASE_URL: provider.baseUrl.replace(/\/v1\/?$/, ""),
-  CLAUDE_CONFIG_DIR: join(attemptDir, "claude-home"),
+  CLAUDE_CONFIG_DIR: join(attemptDir, CONFIG_DIR),
   ...(provider.apiKey === undefined ? {} : { ANTHROPIC_API_KEY: provider.apiKey })
 })
 
@@ -56,7 +59,9 @@ export const ClaudeHarness: Harness = {
       ],
       env: { ...UNATTENDED, ...(provider === undefined ? {} : providerEnv(provider, input.attemptDir)) },
       stdin: input.prompt,
-      files: {}
+      // Writing its settings creates the config folder, which the sandbox then binds writable: the CLI keeps its
+      // session, shell snapshots and memory there, and its Bash tool fails without it.
+      files: provider === undefined ? {} : { [`${CONFIG_DIR}/settings.json`]: "{}\n" }
     }
   },
   parser: () => claudeParser(),

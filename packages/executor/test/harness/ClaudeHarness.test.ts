@@ -39,7 +39,8 @@ describe("ClaudeHarness", () => {
     assert.strictEqual(inv.env["ANTHROPIC_BASE_URL"], "http://127.0.0.1:4010")
     assert.strictEqual(inv.env["ANTHROPIC_API_KEY"], "sk-sim")
     assert.strictEqual(inv.env["CLAUDE_CONFIG_DIR"], "/w/attempt/claude-home")
-    assert.deepStrictEqual(inv.files, {})
+    // A harness file creates the folder, and so makes it writable in the sandbox.
+    assert.deepStrictEqual(inv.files, { "claude-home/settings.json": "{}\n" })
     const keyless = ClaudeHarness.invocation({ ...input, modelProvider: { baseUrl: "https://models.internal/anthropic/v1/", model: "m" } })
     assert.strictEqual(keyless.env["ANTHROPIC_BASE_URL"], "https://models.internal/anthropic")
     assert.notProperty(keyless.env, "ANTHROPIC_API_KEY")

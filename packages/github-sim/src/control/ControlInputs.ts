@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { ACCESS_LEVELS } from "../world/FineGrainedTokens"
 import { PERMISSIONS } from "../world/SimUser"
 
 const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
@@ -13,6 +14,14 @@ export const CreateUser = Schema.Struct({
   permission: opt(Permission),
   repositories: opt(Schema.Record({ key: Schema.String, value: Permission })),
   bot: opt(Schema.Boolean)
+})
+
+const Level = Schema.Literal(...ACCESS_LEVELS)
+
+/** A fine-grained token for an existing account: its grants narrow the account's role (an absent one is `none`). */
+export const CreateFineGrainedToken = Schema.Struct({
+  login: Schema.String,
+  permissions: Schema.Struct({ contents: opt(Level), issues: opt(Level), pull_requests: opt(Level) })
 })
 
 export const SetPermission = Schema.Struct({ login: Schema.String, repo: Repo, permission: Permission })

@@ -21,6 +21,8 @@ export interface CreatedRepository {
 export interface SimControl {
   /** Registers an account and its token (a random token when none is given). */
   readonly createUser: (input: In<typeof Inputs.CreateUser>) => Effect.Effect<{ readonly login: string; readonly id: number; readonly token: string }, Fails>
+  /** Gives an account with a role a fine-grained token (`github_pat_…`) with those permissions and no others. */
+  readonly createFineGrainedToken: (input: In<typeof Inputs.CreateFineGrainedToken>) => Effect.Effect<{ readonly token: string }, Fails>
   /** Sets an account's role on one repository. */
   readonly setPermission: (input: In<typeof Inputs.SetPermission>) => Effect.Effect<void, Fails>
   /** Creates a repository with its bare git repository, GitHub's default labels, and an optional seed commit. */

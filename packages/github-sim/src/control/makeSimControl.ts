@@ -80,6 +80,14 @@ export const makeSimControl = ({ world, faults, limits, log }: ControlDeps): Sim
       return { login: registered.login, id: registered.id, token }
     }),
 
+    createFineGrainedToken: Effect.fn("GitHubSim.createFineGrainedToken")(function* (input) {
+      const user = yield* world.user(input.login)
+      const token = `github_pat_sim${randomBytes(24).toString("hex")}`
+      world.tokens.set(token, user)
+      world.fineGrained.grant(token, input.permissions)
+      return { token }
+    }),
+
     setPermission: Effect.fn("GitHubSim.setPermission")(function* (input) {
       const user = yield* world.user(input.login)
       user.repositories.set(input.repo.toLowerCase(), input.permission)

@@ -48,13 +48,15 @@ export class GitHttpBackend {
       res.writeHead(status, { "content-type": "text/plain", ...headers }).end(`${message}\n`)
       done(status, login)
     }
-    const user = this.world.tokens.get(basicToken(req.headers.authorization) ?? "")
+    const token = basicToken(req.headers.authorization) ?? ""
+    const user = this.world.tokens.get(token)
     if (user === undefined) return refuse(401, "Authentication required", null, { "www-authenticate": 'Basic realm="GitHub"' })
     const repo = this.world.repositories.get(`${match[1]}/${match[2]}`.toLowerCase())
     const role = repo === undefined ? "none" : this.world.permission(user.login, repo)
     if (repo === undefined || !atLeast(role, "read")) return refuse(404, "Repository not found.", user.login)
     const pushing = url.searchParams.get("service") === "git-receive-pack" || url.pathname.endsWith("/git-receive-pack")
-    if (pushing && !atLeast(role, "write")) {
+    const lacking = this.world.fineGrained.refusal(token, { permission: "contents", level: pushing ? "write" : "read" })
+    if ((pushing && !atLeast(role, "write")) || lacking !== undefined) {
       return refuse(403, `Permission to ${repo.fullName}.git denied to ${user.login}.`, user.login)
     }
     const env: Record<string, string> = {

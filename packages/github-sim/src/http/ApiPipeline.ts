@@ -2,7 +2,8 @@ import { createHash, randomUUID } from "node:crypto"
 import { Effect, Either } from "effect"
 import type { Hono, MiddlewareHandler } from "hono"
 import type { ApiContext, ApiEnv } from "../rest/route"
-import { errorBody } from "../world/ApiError"
+import { errorBody, Forbidden } from "../world/ApiError"
+import { neededFor } from "../world/FineGrainedTokens"
 import { isoSeconds } from "../world/SimClock"
 import type { SimWorld } from "../world/SimWorld"
 import type { FaultInjector, FaultSpec } from "./FaultInjector"
@@ -69,9 +70,14 @@ export const apiPipeline = (app: Hono<ApiEnv>, deps: PipelineDeps): void => {
   }
 
   const authenticate: MiddlewareHandler<ApiEnv> = async (c, next) => {
-    const user = Effect.runSync(Effect.either(world.authenticate(tokenOf(c.req.header("authorization")))))
+    const token = tokenOf(c.req.header("authorization"))
+    const user = Effect.runSync(Effect.either(world.authenticate(token)))
     if (Either.isLeft(user)) return c.json(errorBody(user.left), 401)
     c.set("user", user.right)
+    const lacking = world.fineGrained.refusal(token, neededFor(c.req.method, c.req.path))
+    if (lacking !== undefined) {
+      return c.json(errorBody(new Forbidden({ action: lacking })), 403, { "x-accepted-github-permissions": lacking })
+    }
     await next()
   }
 

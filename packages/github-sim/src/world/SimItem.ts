@@ -51,6 +51,8 @@ export interface SimPull {
   mergeableState: string
   reviewDecision: "APPROVED" | "CHANGES_REQUESTED" | "REVIEW_REQUIRED" | null
   readonly reviews: Array<SimReview>
+  /** Logins asked for a review (`POST …/requested_reviewers`). */
+  requestedReviewers?: Array<string>
 }
 
 /** An issue, or a pull request (an issue with `pull`): they share one number sequence. */

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Forbidden, NotFound, Unauthorized } from "./ApiError"
+import { FineGrainedTokens } from "./FineGrainedTokens"
 import type { SimClock } from "./SimClock"
 import type { SimRepository } from "./SimRepository"
 import { atLeast, type Permission, type SimUser } from "./SimUser"
@@ -9,6 +10,8 @@ export class SimWorld {
   readonly users = new Map<string, SimUser>()
   readonly tokens = new Map<string, SimUser>()
   readonly repositories = new Map<string, SimRepository>()
+  /** Fine-grained tokens' grants, which narrow their account's role. */
+  readonly fineGrained = new FineGrainedTokens()
   private lastId = 1000
   /** The emulator's origin (`http://127.0.0.1:PORT`), known once the server listens. */
   baseUrl = "http://127.0.0.1"

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { ClaudeHarness } from "@usine/executor/harness/ClaudeHarness"
 import type { HarnessInvocation } from "@usine/executor/harness/Harness"
+import type { RecordedRequest } from "../../src/ModelSim/RecordedRequest"
 import type { ModelScript } from "../../src/ModelScript"
 import { agentSession, API_KEY, deadEndpoint, fixGreeting, fixGreetingUsage } from "./agentSession"
 import { livingInGroup } from "./processGroup"
@@ -19,7 +20,7 @@ const twoRetries = (inv: HarnessInvocation): HarnessInvocation => ({ ...inv, env
 const filesUnder = (dir: string): ReadonlyArray<string> =>
   readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))
 
-const messages = (requests: ReadonlyArray<{ readonly path: string }>) => requests.filter((r) => r.path === "/v1/messages")
+const messages = (requests: ReadonlyArray<RecordedRequest>) => requests.filter((r) => r.path === "/v1/messages")
 
 /** A new file through Claude Code's `Write`, then the tests and a commit through `Bash`. */
 const addFarewell: ModelScript = {

@@ -3,7 +3,7 @@ import { ItemKey } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
 
 /** The seven Run state tags, as stored in `usine_runs.state`. */
-export const RunStateTagSchema = Schema.Literal("Pending", "Waiting", "Queued", "Running", "Succeeded", "Failed", "Canceled")
+export const RunStateTagSchema = Schema.Literal("Pending", "Waiting", "Queued", "Running", "Reviewing", "Succeeded", "Failed", "Canceled")
 
 export const RUN_STATE_TAGS = RunStateTagSchema.literals
 

@@ -11,6 +11,21 @@ import { LINE_COLUMNS, TranscriptLine, TranscriptLineFromRow } from "./Transcrip
 export const WaitingRun = Schema.Struct({ run: RunSummary, task: Schema.String })
 export type WaitingRun = typeof WaitingRun.Type
 
+/**
+ * A Run parked at the pull-request gate (ADR 0063): the held Attempt and its unified diff (cut at 256 KiB, `patchCut`),
+ * nothing pushed yet.
+ */
+export const ReviewingRun = Schema.Struct({
+  run: RunSummary,
+  task: Schema.String,
+  attemptId: Schema.String.pipe(Schema.fromBrand(AttemptId)),
+  attemptNumber: Schema.Number,
+  summary: Schema.String,
+  patch: Schema.String,
+  patchCut: Schema.Boolean
+})
+export type ReviewingRun = typeof ReviewingRun.Type
+
 /** Why an Attempt failed, flattened from its typed failure. */
 export const FailureView = Schema.Struct({
   tag: Schema.String,
@@ -35,6 +50,9 @@ export const NeedsYou = Schema.Struct({
   waiting: Schema.Array(WaitingRun),
   /** More Waiting Runs exist than the list holds. */
   moreWaiting: Schema.Boolean,
+  /** Runs at the pull-request gate, oldest first. */
+  reviewing: Schema.Array(ReviewingRun),
+  moreReviewing: Schema.Boolean,
   failed: Schema.Array(UnresolvedFailure),
   moreFailed: Schema.Boolean,
   asks: Schema.Array(CycleAsk)
@@ -77,6 +95,24 @@ export const makeNeedsYou = (sql: SqlClient.SqlClient) => {
             AND (r.resolved_failure_attempt_id IS NULL OR r.resolved_failure_attempt_id <> a.id)
           ORDER BY r.updated_at DESC, r.id DESC LIMIT ${limit}`
   })
+  const reviewing = SqlSchema.findAll({
+    Request: Schema.Number,
+    Result: Schema.Struct({
+      ...SummaryRow.fields,
+      task: Schema.String,
+      attempt_id: Schema.String,
+      attempt_number: Schema.Number,
+      outcome_json: Schema.parseJson(AttemptOutcome),
+      patch: Schema.NullOr(Schema.String),
+      patch_cut: Schema.Number
+    }),
+    execute: (limit) =>
+      sql`SELECT ${sql.literal(SUMMARY_COLUMNS)}, r.task, a.id AS attempt_id, a.number AS attempt_number, a.outcome_json,
+            a.patch, a.patch_cut
+          FROM usine_runs r JOIN usine_attempts a ON a.run_id = r.id
+            AND a.number = (SELECT max(number) FROM usine_attempts m WHERE m.run_id = r.id)
+          WHERE r.state = 'Reviewing' AND a.outcome_json IS NOT NULL ORDER BY r.updated_at, r.id LIMIT ${limit}`
+  })
   const tail = SqlSchema.findAll({
     Request: Schema.String,
     Result: TranscriptLineFromRow,
@@ -89,6 +125,7 @@ export const makeNeedsYou = (sql: SqlClient.SqlClient) => {
   return Effect.fn("ReadModel.needsYou")(function* (limit: number) {
     const waitingRows = yield* waiting(limit + 1)
     const failedRows = yield* failed(limit + 1)
+    const reviewingRows = yield* reviewing(limit + 1)
     const waitingRuns = waitingRows.slice(0, limit).map(({ task, ...row }): WaitingRun => ({ run: summaryOf(row), task }))
     const failures = yield* Effect.forEach(failedRows.slice(0, limit), (row) =>
       Effect.gen(function* () {
@@ -106,6 +143,16 @@ export const makeNeedsYou = (sql: SqlClient.SqlClient) => {
     return {
       waiting: waitingRuns,
       moreWaiting: waitingRows.length > limit,
+      reviewing: reviewingRows.slice(0, limit).map(({ attempt_id, attempt_number, outcome_json, patch, patch_cut, task, ...row }): ReviewingRun => ({
+        run: summaryOf(row),
+        task,
+        attemptId: AttemptId(attempt_id),
+        attemptNumber: attempt_number,
+        summary: outcome_json._tag === "Succeeded" ? outcome_json.result.summary ?? "" : "",
+        patch: patch ?? "",
+        patchCut: patch_cut === 1
+      })),
+      moreReviewing: reviewingRows.length > limit,
       failed: failures,
       moreFailed: failedRows.length > limit,
       asks: yield* asks(limit)

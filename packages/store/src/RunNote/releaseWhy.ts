@@ -19,7 +19,7 @@ export interface ReleaseFacts {
   readonly stillParked: boolean
 }
 
-const OPEN: ReadonlySet<string> = new Set(["Pending", "Waiting", "Queued", "Running"])
+const OPEN: ReadonlySet<string> = new Set(["Pending", "Waiting", "Queued", "Running", "Reviewing"])
 const LISTED = 5
 
 const label: Record<HoldKind, string> = {

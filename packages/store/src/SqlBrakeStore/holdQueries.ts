@@ -7,7 +7,7 @@ import { RunId } from "@usine/core/ids/RunId"
 import type { AgentHold, HeldRun, RunHold } from "../BrakeStore"
 import { makeHoldNotes } from "./holdNotes"
 
-const OPEN = "('Pending', 'Waiting', 'Queued', 'Running')"
+const OPEN = "('Pending', 'Waiting', 'Queued', 'Running', 'Reviewing')"
 
 const HoldColumns = {
   run_id: Schema.String,

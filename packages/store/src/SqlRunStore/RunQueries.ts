@@ -7,7 +7,7 @@ import type { Run } from "@usine/core/run/Run"
 import { Transition } from "@usine/core/run/Transition"
 import { RunFromRow, rowOfRun } from "./RunRow"
 
-export const OPEN_STATES_SQL = "('Pending', 'Waiting', 'Queued', 'Running')"
+export const OPEN_STATES_SQL = "('Pending', 'Waiting', 'Queued', 'Running', 'Reviewing')"
 export const UNSTARTED_STATES_SQL = "('Pending', 'Waiting', 'Queued')"
 
 const TransitionFromRow = Schema.transform(
@@ -81,8 +81,8 @@ export const makeRunQueries = (sql: SqlClient.SqlClient) => {
     Result: Schema.Struct({ id: Schema.String, loop: Schema.String, since: Schema.Number }),
     execute: () =>
       sql`SELECT r.id, r.loop, coalesce((SELECT max(t.at) FROM usine_transitions t
-            WHERE t.run_id = r.id AND t.to_state = 'Waiting'), r.updated_at) AS since
-          FROM usine_runs r WHERE r.state = 'Waiting' ORDER BY since, r.id`
+            WHERE t.run_id = r.id AND t.to_state = r.state), r.updated_at) AS since
+          FROM usine_runs r WHERE r.state IN ('Waiting', 'Reviewing') ORDER BY since, r.id`
   })
   const transitionsOf = SqlSchema.findAll({
     Request: Schema.String,
@@ -99,7 +99,7 @@ export const makeRunQueries = (sql: SqlClient.SqlClient) => {
     unstartedOf: (loop: string, itemKey: ItemKey) => Effect.orDie(unstartedOf({ loop, itemKey })),
     unstartedOnItem: (itemKey: ItemKey) => Effect.orDie(unstartedOnItem(itemKey)),
     transitionsOf: (runId: RunId) => Effect.orDie(transitionsOf(runId)),
-    /** Waiting Runs with the time they began waiting, oldest first. */
+    /** Waiting and Reviewing Runs with the time they began waiting there, oldest first. */
     awaitingApproval: Effect.map(
       Effect.orDie(awaitingApproval(undefined)),
       (rows) => rows.map((row) => ({ runId: RunId(row.id), loop: row.loop, since: row.since }))

@@ -7,7 +7,7 @@ import { type AttemptId, attemptIdOf, DEFAULT_STEP } from "@usine/core/ids/Attem
 import type { RunId } from "@usine/core/ids/RunId"
 import { AttemptNotOpen } from "@usine/core/run/RunWriteRefusals"
 import type { Run } from "@usine/core/run/Run"
-import { fail, isStartable, type Running, start, succeed } from "@usine/core/run/state"
+import { fail, holdForReview, isStartable, type Running, start, succeed } from "@usine/core/run/state"
 import type { BeginResult, FinishDecision } from "../RunStore"
 import type { Ledger } from "./Ledger"
 import { conflict } from "./RunWriter"
@@ -93,8 +93,15 @@ export const makeAttempts = (ledger: Ledger) => {
           const close = Effect.flatMap(Clock.currentTimeMillis, (now) => attempts.close(attemptId, outcome, now))
           return yield* Match.value(outcome).pipe(
             Match.tagsExhaustive({
-              Succeeded: () =>
-                close.pipe(
+              Succeeded: ({ result }) =>
+                result.held !== undefined
+                  ? close.pipe(
+                    Effect.zipRight(
+                      writer.save(run, { state: holdForReview(state) }, engine(`Attempt ${attempt.number} passed verify; waits for review before the pull request`))
+                    ),
+                    Effect.map((held): FinishDecision => ({ _tag: "Held", run: held }))
+                  )
+                  : close.pipe(
                   Effect.zipRight(writer.save(run, { state: succeed(state) }, engine(`Attempt ${attempt.number} succeeded`))),
                   Effect.map((closed): FinishDecision => ({ _tag: "Closed", run: closed }))
                 ),

@@ -114,7 +114,7 @@ export const makeOperatorActions = (ledger: Ledger) => {
       return yield* ledger.transaction(Effect.gen(function* () {
         const run = yield* ledger.loadRun(runId)
         const state = run.state
-        if (state._tag !== "Waiting") return yield* conflict(run, "expire the approval of")
+        if (state._tag !== "Waiting" && state._tag !== "Reviewing") return yield* conflict(run, "expire the approval of")
         return yield* writer.save(
           run,
           { state: expireApproval(state, afterMinutes) },

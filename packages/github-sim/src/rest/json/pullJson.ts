@@ -59,7 +59,7 @@ export const pullSimpleJson = (world: SimWorld, repo: SimRepository, item: SimIt
     merge_commit_sha: pull.mergeCommitSha,
     assignee: assignees[0] ?? null,
     assignees,
-    requested_reviewers: [],
+    requested_reviewers: (pull.requestedReviewers ?? []).map((login) => userJson(world, login)),
     requested_teams: [],
     head: side(world, repo, viewer, pull.head, pull.headSha),
     base: side(world, repo, viewer, pull.base, pull.baseSha),

@@ -1,0 +1,86 @@
+import { Clock, Duration, Effect } from "effect"
+import type { ItemLoop } from "@usine/core/config/CompiledLoop"
+import type { UsineConfig } from "@usine/core/config/UsineConfig"
+import { PollingTriggers } from "@usine/triggers/PollingTriggers"
+import { WriteBack, type WriteBackRequest } from "@usine/github/WriteBack"
+import { WRITE_BACK_MARKER } from "@usine/triggers/contextFields"
+import { type PendingWriteBack, WriteBackOutbox } from "@usine/store/WriteBackOutbox"
+import { ConfigState } from "../ConfigState"
+import { boardOrigin } from "./notifications"
+
+/** How often write-back looks at the ledger. */
+export const WRITE_BACK_INTERVAL = Duration.seconds(1)
+
+/** Waits before the next try of a failed write-back: 2 s doubling, at most 5 minutes. */
+export const writeBackBackoffMs = (tries: number): number => Math.min(300_000, 2000 * 2 ** Math.min(tries, 10))
+
+const HEADLINES = { running: "is running", succeeded: "succeeded", failed: "failed" } as const
+
+/** The comment's text: the Run on the Board, where it is, and its pull request. Marked so no Loop reads it as content. */
+export const commentBody = (config: UsineConfig, pending: PendingWriteBack): string =>
+  [
+    `usine's \`${pending.loop}\` Loop: Run [\`${pending.runId}\`](${boardOrigin(config)}/runs/${pending.runId}) ${HEADLINES[pending.phase]}.`,
+    ...(pending.pullRequest === undefined ? [] : [`Pull request: #${pending.pullRequest.number}`]),
+    WRITE_BACK_MARKER
+  ].join("\n\n")
+
+/** What the Loop asks to be written at this point of the Run; undefined when nothing. */
+const requestOf = (config: UsineConfig, loop: ItemLoop, pending: PendingWriteBack, commentId: number | undefined) => {
+  const pull = pending.phase === "succeeded" ? pending.pullRequest : undefined
+  const request: WriteBackRequest = {
+    repository: pending.repository,
+    number: pending.number,
+    ifSource: loop.if.source,
+    labels: loop.statusLabels[pending.phase],
+    pullRequest:
+      // A pull-request Loop pushes to the pull request it acts on: that is the Item itself.
+      pull === undefined || loop.on !== "issues"
+        ? undefined
+        : { number: pull.number, labels: loop.pullRequest.labels, reviewers: loop.pullRequest.reviewers },
+    comment: loop.comment ? { body: commentBody(config, pending), id: commentId } : undefined
+  }
+  const empty = request.labels === undefined && request.comment === undefined &&
+    (request.pullRequest === undefined || (request.pullRequest.labels.length === 0 && request.pullRequest.reviewers.length === 0))
+  return empty ? undefined : request
+}
+
+/**
+ * Write-back (ADR 0065): each second, the transitions the engine recorded since become write-backs in the ledger,
+ * and the due ones are applied through the throttled client: the Item's status labels, the pull request's labels and
+ * reviewers, the Item's one comment. The Item is then read again at once, so the Board's columns follow. A failed
+ * write is tried again later and kept on the Run; it never changes the Run.
+ */
+export const writeBackLoop = Effect.gen(function* () {
+  const outbox = yield* WriteBackOutbox
+  const state = yield* ConfigState
+  const writer = yield* WriteBack
+  const triggers = yield* PollingTriggers
+  const cycle = Effect.gen(function* () {
+    yield* outbox.advance
+    const config = yield* state.get
+    for (const pending of yield* outbox.due(yield* Clock.currentTimeMillis, 20)) {
+      const loop = config.loops.find((l): l is ItemLoop => l.name === pending.loop && l.on !== "schedule")
+      const request = loop === undefined ? undefined : requestOf(config, loop, pending, yield* outbox.commentOf(pending.repository, pending.number))
+      const applied = request === undefined ? undefined : yield* Effect.either(writer.apply(request))
+      const now = yield* Clock.currentTimeMillis
+      if (applied === undefined || applied._tag === "Right") {
+        if (applied?._tag === "Right" && applied.right !== undefined) {
+          yield* outbox.rememberComment(pending.repository, pending.number, applied.right)
+        }
+        yield* outbox.done(pending.id, now)
+        if (applied !== undefined) yield* triggers.hint({ repository: pending.repository, number: pending.number })
+      } else {
+        yield* outbox.failed(pending.id, applied.left.message, now + writeBackBackoffMs(pending.tries))
+        yield* Effect.logWarning(`write-back ${pending.phase} of ${pending.repository}#${pending.number} failed (try ${pending.tries + 1}): ${applied.left.message}`).pipe(
+          Effect.annotateLogs({ runId: pending.runId, loop: pending.loop })
+        )
+      }
+    }
+  })
+  return yield* Effect.forever(
+    cycle.pipe(
+      Effect.catchAllCause((cause) => Effect.logError("write-back failed; it is tried again", cause)),
+      Effect.zipRight(Effect.sleep(WRITE_BACK_INTERVAL))
+    )
+  )
+}).pipe(Effect.provide(WriteBack.Default))
