@@ -12,7 +12,8 @@ import { MODEL_KEY, type RealAgentWorld, realAgentWorld } from "./realAgents/Rea
 /** The real Claude Code CLI (`@anthropic-ai/claude-code`, a dev dependency): its launcher is the native binary. */
 const CLAUDE = fileURLToPath(new URL("../node_modules/.bin/claude", import.meta.url))
 const ALWAYS = Number.POSITIVE_INFINITY
-const STALL_MINUTES = 1
+// LoopConfig's stall limit; the silent-model scenario costs that much real time.
+const STALL_MINUTES = 0.5
 
 class ClaudeWorld extends Context.Tag("test/ClaudeWorld")<ClaudeWorld, RealAgentWorld>() {}
 
@@ -28,7 +29,8 @@ const world = Layer.scoped(
       { name: "fix", title: "slugify keeps punctuation", script: demoModelScripts.fixPunctuation },
       // Claude Code names a new session per process: a fault meets every Attempt, so each Run fails after three.
       { name: "rate-limited", title: "slugify keeps punctuation, behind a rate limit", script: { turns: [{ fault: "429", retryAfter: 1, times: ALWAYS }] } },
-      { name: "dead", title: "slugify keeps punctuation, with no model to ask" }
+      { name: "dead", title: "slugify keeps punctuation, with no model to ask" },
+      { name: "hang", title: "slugify keeps punctuation, on a model that never answers", script: { turns: [{ fault: "hang", times: ALWAYS }] } }
     ]
   })
 )
@@ -108,10 +110,34 @@ describe("the real Claude Code CLI through the daemon, on scripted models", () =
         assert.match(attempts[0]?.outcome?.failure?.evidence ?? "", /Unable to connect to API/)
       }), 150_000)
 
+    it.effect("a model that accepts the request and never answers: Claude Code waits silently, the stall limit ends the Attempt as an InfraFailure; a cancel stops the next", () =>
+      Effect.gen(function* () {
+        const w = yield* ClaudeWorld
+        const runId = yield* eventually(
+          "the silent Run's first Attempt ended",
+          Effect.gen(function* () {
+            const [run] = yield* w.ledger.runs("hang")
+            if (run === undefined) return Option.none()
+            const attempts = yield* w.ledger.attempts(run.id)
+            return attempts[0]?.outcome === undefined ? Option.none() : Option.some(run.id)
+          }).pipe(Effect.orElseSucceed(() => Option.none())),
+          STALL_MINUTES * 60 + 60
+        )
+        const [first] = yield* w.ledger.attempts(runId)
+        assert.strictEqual(first?.outcome?.failure?._tag, "InfraFailure", JSON.stringify(first))
+        assert.match(first?.outcome?.failure?.reason ?? "", /^the agent stalled: /)
+        const took = (first?.endedAt ?? 0) - (first?.startedAt ?? 0)
+        assert.isAtLeast(took, STALL_MINUTES * 60_000)
+        assert.isBelow(took, STALL_MINUTES * 60_000 + 30_000)
+        yield* board(w.boardUrl, `/runs/${runId}/cancel`, "POST")
+        const run = yield* w.ledger.closedRun("hang", 60)
+        assert.strictEqual(run.state, "Canceled")
+      }), (STALL_MINUTES * 60 + 150) * 1000)
+
     it.effect("once every Run has closed, no Claude Code process is left, nor after the daemon drains", () =>
       Effect.gen(function* () {
         const w = yield* ClaudeWorld
-        for (const loop of ["fix", "rate-limited", "dead"]) yield* w.ledger.closedRun(loop, 30)
+        for (const loop of ["fix", "rate-limited", "dead", "hang"]) yield* w.ledger.closedRun(loop, 30)
         const left = yield* eventually(
           "the agents' process groups are gone",
           Effect.sync(() => (processesUnder(w.workspaces).length === 0 ? Option.some([]) : Option.none())),

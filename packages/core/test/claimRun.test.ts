@@ -5,7 +5,21 @@ import { shouldAutoRetry } from "@usine/core/attempt/shouldAutoRetry"
 import { EventId } from "@usine/core/ids/EventId"
 import { RunId } from "@usine/core/ids/RunId"
 import { claimRun } from "@usine/core/run/claimRun"
-import { Canceled, Failed, OperatorCanceled, Pending, Queued, Running, Succeeded, Waiting } from "@usine/core/run/state"
+import {
+  Canceled,
+  cancelByOperator,
+  expireApproval,
+  Failed,
+  holdForReview,
+  OperatorCanceled,
+  Pending,
+  Queued,
+  requestChanges,
+  Reviewing,
+  Running,
+  Succeeded,
+  Waiting
+} from "@usine/core/run/state"
 
 const id = RunId("r1")
 const by = EventId("e2")
@@ -16,6 +30,16 @@ describe("claimRun", () => {
   })
   it("queues behind a Running Run", () => {
     expect(claimRun(Option.some({ id, state: new Running() }), by)).toEqual({ _tag: "QueueEvent" })
+  })
+  it("queues behind a Run at the pull-request gate: its work has started", () => {
+    expect(claimRun(Option.some({ id, state: new Reviewing() }), by)).toEqual({ _tag: "QueueEvent" })
+  })
+  it("the gate's transitions: held from Running, reopened to Running, closed as Canceled", () => {
+    const reviewing = holdForReview(new Running())
+    expect(reviewing._tag).toBe("Reviewing")
+    expect(requestChanges(reviewing)._tag).toBe("Running")
+    expect(cancelByOperator(reviewing).reason._tag).toBe("OperatorCanceled")
+    expect(expireApproval(reviewing, 5).reason).toEqual({ _tag: "ApprovalTimedOut", afterMinutes: 5 })
   })
   it.each([new Pending(), new Waiting(), new Queued()])("supersedes an unstarted Run (%s)", (state) => {
     const decision = claimRun(Option.some({ id, state }), by)

@@ -1,5 +1,5 @@
 import { Clock, Duration, Effect, Option } from "effect"
-import { randomBytes } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import * as path from "node:path/posix"
 import { SessionGone } from "@usine/engine/Executor"
 import type { Delivery } from "@usine/engine/Delivery"
@@ -33,8 +33,14 @@ export interface Intervened {
 
 const plainLine = (message: string) => (message.endsWith("\n") ? message : `${message}\n`)
 
-/** A message file the feeder takes: named so that names sort in sending order, its id inside the name. */
-const messageId = (at: number) => `usine-op-${String(at).padStart(15, "0")}-${randomBytes(4).toString("hex")}`
+/** A message's id: a UUID, which every CLI takes as a command's or a message's own id. */
+const messageId = (): string => randomUUID()
+
+/** The feeder takes messages in name order: the time first, then the id (`feedCloser` reads it back). */
+export const messageFile = (at: number, id: string): string => `${String(at).padStart(15, "0")}-${id}.msg`
+
+/** The id inside a message file's name. */
+export const idOfMessageFile = (name: string): string => name.replace(/^\d+-/, "").replace(/\.msg$/, "")
 
 const run = (transport: WorkerTransportShape, argv: ReadonlyArray<string>) =>
   transport.exec({ argv, timeoutMs: 30_000 }).pipe(
@@ -67,10 +73,11 @@ const feed = (
 ) =>
   Effect.gen(function* () {
     const files = sessionFiles(request.record.attemptDir)
-    const id = messageId(at)
-    const staged = path.join(files.inbox, `.${id}.tmp`)
+    const id = messageId()
+    const file = messageFile(at, id)
+    const staged = path.join(files.inbox, `.${file}.tmp`)
     yield* transport.writeFile(staged, channel.message(request.message, id), { mode: 0o600 })
-    yield* run(transport, ["mv", "-f", staged, path.join(files.inbox, `${id}.msg`)])
+    yield* run(transport, ["mv", "-f", staged, path.join(files.inbox, file)])
     const answer = yield* answerIn(transport, request.record, channel, id).pipe(
       Effect.tap((found) => (Option.isNone(found) ? Effect.sleep("250 millis") : Effect.void)),
       Effect.repeat({ until: Option.isSome }),
@@ -82,7 +89,7 @@ const feed = (
         ? ({ status: "delivered", detail: answer.value.detail } as const)
         : ({ status: "refused", detail: answer.value.reason } as const)
     }
-    const waiting = (yield* transport.listDirectory(files.inbox)).includes(`${id}.msg`)
+    const waiting = (yield* transport.listDirectory(files.inbox)).includes(file)
     return {
       status: "queued",
       detail: waiting

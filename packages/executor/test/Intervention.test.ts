@@ -72,7 +72,7 @@ describe("Intervention", () => {
         lines.filter((l) => l.type === "prompt").map((l) => l.message),
         ["the task", "please stop refactoring", "and keep the tests"]
       )
-      assert.isTrue(lines.filter((l) => l.type === "prompt").slice(1).every((l) => l.id.startsWith("usine-op-")))
+      assert.isTrue(lines.filter((l) => l.type === "prompt").slice(1).every((l) => /^[0-9a-f-]{36}$/.test(l.id)))
       assert.strictEqual(fs.readdirSync(sessionFiles(record.attemptDir).fed).filter((f) => f.endsWith(".msg")).length, 2)
       assert.isTrue(yield* sessions.isLive(record), "stdin stays open until the daemon closes it")
 
@@ -97,7 +97,7 @@ describe("Intervention", () => {
       const { record } = yield* fed()
       const files = sessionFiles(record.attemptDir)
       yield* streamLines(record, 2)
-      fs.writeFileSync(path.join(files.inbox, "usine-op-1.msg"), piCommand({ id: "usine-op-1", type: "prompt", message: "late" }))
+      fs.writeFileSync(path.join(files.inbox, "000000000000001-op-1.msg"), piCommand({ id: "op-1", type: "prompt", message: "late" }))
       fs.writeFileSync(files.close, "")
       const lines = yield* sessions.follow(record, { pollInterval: "10 millis", skipLines: 2 }).pipe(Stream.take(2), Stream.runCollect)
       assert.include(Chunk.toReadonlyArray(lines)[0] ?? "", '"message":"late"')

@@ -76,6 +76,8 @@ interface FactRow {
 const factOf = (row: FactRow): ReadonlyArray<NotifiableFact> => {
   const events: Readonly<Record<string, NotifiableFact["event"]>> = {
     Waiting: "approval_needed",
+    // The pull-request gate asks for the operator too (once per Run: a Run gated at the start was announced then).
+    Reviewing: "approval_needed",
     Failed: "failed",
     Succeeded: "pull_request_opened",
     NoProgress: "parked",
@@ -106,7 +108,7 @@ export const make = Effect.gen(function* () {
             FROM usine_attempts a WHERE a.run_id = r.id AND a.outcome_json IS NOT NULL ORDER BY a.number DESC LIMIT 1)
           ELSE t.reason END AS detail
         FROM usine_transitions t JOIN usine_runs r ON r.id = t.run_id
-        WHERE t.seq > ${after} AND t.seq <= ${upTo} AND t.to_state IN ('Waiting', 'Failed', 'Succeeded') ORDER BY t.seq`
+        WHERE t.seq > ${after} AND t.seq <= ${upTo} AND t.to_state IN ('Waiting', 'Reviewing', 'Failed', 'Succeeded') ORDER BY t.seq`
   const holds = (after: number, upTo: number) =>
     sql<FactRow>`SELECT n.id AS seq, n.run_id, json_extract(n.body_json, '$.holdKind') AS kind, n.summary AS detail, n.at,
           r.loop, r.repository, r.number

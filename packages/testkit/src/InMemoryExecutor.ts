@@ -67,7 +67,14 @@ export class InMemoryExecutor {
   /** Every new session started, in order: an Attempt id appearing twice means it ran twice. */
   readonly executions: Array<AttemptId> = []
   readonly reattaches: Array<AttemptId> = []
-  readonly requests: Array<{ readonly attemptId: AttemptId; readonly worker: string; readonly run: Run }> = []
+  readonly requests: Array<{
+    readonly attemptId: AttemptId
+    readonly worker: string
+    readonly run: Run
+    readonly review?: AttemptRequest["review"]
+  }> = []
+  /** Salvage branches of work held at the pull-request gate (Reject, approval timeout). */
+  readonly salvagedHeld: Array<string> = []
   readonly cancels: Array<AttemptId> = []
   readonly interventions: Array<{ readonly attemptId: AttemptId; readonly message: string }> = []
   readonly recoveries: Array<ReadonlyArray<AttemptId>> = []
@@ -136,7 +143,12 @@ export class InMemoryExecutor {
         session.rows.push({ kind: "operator", text: message, at: yield* Clock.currentTimeMillis })
         return { status: "delivered", detail: "the in-memory agent took it" } as const
       }),
-    salvageHeld: (run, _held, attemptNumber) => Effect.succeed(Option.some(`usine/salvage/${run.id}/${attemptNumber}`)),
+    salvageHeld: (run, _held, attemptNumber) =>
+      Effect.sync(() => {
+        const branch = `usine/salvage/${run.id}/${attemptNumber}`
+        this.salvagedHeld.push(branch)
+        return Option.some(branch)
+      }),
     recoverWorkspaces: (live) =>
       Effect.sync(() => {
         const kept = live.map((a) => a.id)
@@ -180,7 +192,7 @@ export class InMemoryExecutor {
         }
         this.sessions.set(id, session)
         this.executions.push(id)
-        this.requests.push({ attemptId: id, worker: request.worker, run: request.run })
+        this.requests.push({ attemptId: id, worker: request.worker, run: request.run, review: request.review })
         yield* request.onSession(`memory:${id}`)
       }
       const started = session

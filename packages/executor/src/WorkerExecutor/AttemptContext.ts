@@ -98,11 +98,13 @@ export const turnSession = (transport: WorkerTransportShape, dir: string) =>
       )
     )
 
-/** Every turn folder of an Attempt that holds a session, newest first. */
+/** Every turn (and judge) folder of an Attempt that holds a session, newest first. */
 export const turnSessions = (transport: WorkerTransportShape, attemptDir: string) =>
   Effect.gen(function* () {
-    const names = (yield* transport.listDirectory(attemptDir)).filter((name) => /^turn-\d+$/.test(name))
-    names.sort((a, b) => Number(b.slice(5)) - Number(a.slice(5)))
+    // A judge's folder holds a session too (ADR 0063): a canceled Attempt stops it with the agent's.
+    const names = (yield* transport.listDirectory(attemptDir)).filter((name) => /^(turn|judge)-\d+$/.test(name))
+    const numberOf = (name: string) => Number(name.slice(name.indexOf("-") + 1))
+    names.sort((a, b) => numberOf(b) - numberOf(a))
     const records = yield* Effect.forEach(names, (name) => turnSession(transport, path.join(attemptDir, name)))
     return records.flatMap(Option.toArray)
   })

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import type { SessionRecord } from "../DurableSession/SessionRecord"
 import { sessionFiles } from "../DurableSession/sessionFiles"
 import type { StreamParser } from "../harness/Harness"
+import { idOfMessageFile } from "../Intervention"
 import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
 
 /**
@@ -26,7 +27,7 @@ export const feedCloser = (
     const waiting = inbox.some((name) => name.endsWith(".msg"))
     const answered = parser.answered?.() ?? new Set<string>()
     const fed = (yield* transport.listDirectory(files.fed)).filter((name) => name.endsWith(".msg"))
-    const done = idle() && !waiting && fed.every((name) => answered.has(name.slice(0, -".msg".length)))
+    const done = idle() && !waiting && fed.every((name) => answered.has(idOfMessageFile(name)))
     if (done && !closed) {
       yield* transport.writeFile(files.close, "")
       closed = true

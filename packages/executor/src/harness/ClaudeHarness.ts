@@ -1,6 +1,7 @@
 import { join } from "node:path"
 import { AgentFailure, type AttemptFailure } from "@usine/core/attempt/failure"
 import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
+import { CLAUDE_TASK_UUID, claudeChannel, claudeUserLine, replayedUuid } from "./claudeChannel"
 import { cliArgv } from "./cliArgv"
 import type { Harness, ModelProvider, StreamParser } from "./Harness"
 import { arr, jsonLine, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
@@ -39,8 +40,10 @@ const providerEnv = (provider: ModelProvider, attemptDir: string): Readonly<Reco
 })
 
 /**
- * `claude -p --output-format stream-json --verbose`, the prompt on stdin. Permissions are skipped like Codex's
- * sandbox (see `UNATTENDED`). With a `provider`, the CLI is pointed at it instead of Anthropic's API.
+ * `claude -p --input-format stream-json --replay-user-messages --output-format stream-json --verbose`: the task is a
+ * user message on stdin, and the session's wrapper keeps feeding stdin with operator messages (ADR 0062) until the
+ * daemon sees a turn's result with nothing taken since and closes it; Claude Code then exits. Permissions are
+ * skipped like Codex's sandbox (see `UNATTENDED`). With a `provider`, the CLI is pointed at it instead of Anthropic's API.
  */
 export const ClaudeHarness: Harness = {
   name: "claude",
@@ -51,6 +54,9 @@ export const ClaudeHarness: Harness = {
       argv: [
         ...cliArgv(input.command, "claude"),
         "-p",
+        "--input-format",
+        "stream-json",
+        "--replay-user-messages",
         "--output-format",
         "stream-json",
         "--verbose",
@@ -58,7 +64,7 @@ export const ClaudeHarness: Harness = {
         ...(model === undefined ? [] : ["--model", model])
       ],
       env: { ...UNATTENDED, ...(provider === undefined ? {} : providerEnv(provider, input.attemptDir)) },
-      stdin: input.prompt,
+      stdin: claudeUserLine(input.prompt, CLAUDE_TASK_UUID),
       // Writing its settings creates the config folder, which the sandbox then binds writable: the CLI keeps its
       // session, shell snapshots and memory there, and its Bash tool fails without it.
       files: provider === undefined ? {} : { [`${CONFIG_DIR}/settings.json`]: "{}\n" }
@@ -71,7 +77,8 @@ export const ClaudeHarness: Harness = {
     if (!line.includes("api_retry")) return false
     const parsed = jsonLine(line, 0)
     return parsed._tag === "Event" && parsed.event.type === "system" && parsed.event["subtype"] === "api_retry"
-  }
+  },
+  channel: claudeChannel
 }
 
 /** A tool result's content is a string or a list of content blocks; only their text matters here. */
@@ -86,6 +93,16 @@ const claudeParser = (): StreamParser => {
   const tools = new Map<string, string>()
   let failure: AttemptFailure | undefined
   let lastError: string | undefined
+  // Idle once a turn's result came and no message was taken since: its stdin may then be closed (ADR 0062).
+  let idle = false
+  const answered = new Set<string>()
+
+  const replayed = (uuid: string, at: number): ReadonlyArray<TranscriptEntry> => {
+    answered.add(uuid)
+    if (uuid === CLAUDE_TASK_UUID) return []
+    idle = false
+    return [{ kind: "system", text: "claude took the operator's message", at }]
+  }
 
   const assistant = (message: Readonly<Record<string, unknown>>, at: number): ReadonlyArray<TranscriptEntry> =>
     arr(message["content"]).flatMap((raw): ReadonlyArray<TranscriptEntry> => {
@@ -162,9 +179,12 @@ const claudeParser = (): StreamParser => {
         }
       case "assistant":
         return assistant(obj(e["message"]), at)
-      case "user":
-        return user(obj(e["message"]), at)
+      case "user": {
+        const uuid = replayedUuid(e)
+        return uuid === undefined ? user(obj(e["message"]), at) : replayed(uuid, at)
+      }
       case "result":
+        idle = true
         return result(e, at)
       case "stream_event":
         return []
@@ -173,5 +193,5 @@ const claudeParser = (): StreamParser => {
     }
   }
 
-  return jsonStreamParser(event, { failure: () => failure, lastError: () => lastError })
+  return { ...jsonStreamParser(event, { failure: () => failure, lastError: () => lastError }), idle: () => idle, answered: () => answered }
 }

@@ -106,8 +106,9 @@ const piParser = (): StreamParser => {
   }
 
   const response = (e: StreamEvent, at: number): ReadonlyArray<TranscriptEntry> => {
+    // usine sends no command but the task and operator messages, each with an id.
     const id = str(e["id"])
-    if (id === undefined || !id.startsWith("usine-")) return [unknownEventRow(e, at)]
+    if (id === undefined) return [unknownEventRow(e, at)]
     answered.add(id)
     const reason = str(e["error"]) ?? "refused"
     if (id === PI_TASK_ID) {

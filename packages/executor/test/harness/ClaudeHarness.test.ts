@@ -1,15 +1,19 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ClaudeHarness } from "../../src/harness/ClaudeHarness"
+import { CLAUDE_TASK_UUID, claudeChannel, claudeUserLine } from "../../src/harness/claudeChannel"
 import { replay, replayLines } from "./replay"
 
 const input = { prompt: "do it", model: undefined, workdir: "/w/tree", attemptDir: "/w/attempt", command: undefined }
 
 describe("ClaudeHarness", () => {
-  it("starts claude -p with stream-json output and the prompt on stdin", () => {
+  it("starts claude -p with stream-json input and output, the task a user message on stdin", () => {
     const inv = ClaudeHarness.invocation({ ...input, model: "opus" })
     assert.deepStrictEqual(inv.argv, [
       "claude",
       "-p",
+      "--input-format",
+      "stream-json",
+      "--replay-user-messages",
       "--output-format",
       "stream-json",
       "--verbose",
@@ -17,7 +21,12 @@ describe("ClaudeHarness", () => {
       "--model",
       "opus"
     ])
-    assert.strictEqual(inv.stdin, "do it")
+    assert.deepStrictEqual(JSON.parse(inv.stdin ?? ""), {
+      type: "user",
+      uuid: CLAUDE_TASK_UUID,
+      message: { role: "user", content: [{ type: "text", text: "do it" }] }
+    })
+    assert.strictEqual(ClaudeHarness.channel?._tag, "Stdin")
     assert.deepStrictEqual(ClaudeHarness.invocation({ ...input, command: ["/x/claude"] }).argv[0], "/x/claude")
     // Unattended: the CLI would refuse to skip permissions as root, and nothing but the model is called.
     assert.deepStrictEqual(inv.env, {
@@ -155,5 +164,24 @@ describe("ClaudeHarness", () => {
     ])
     assert.strictEqual(login.parser.failure()?._tag, "AgentFailure")
     assert.include(login.parser.failure()?.reason, "authenticate")
+  })
+
+  it("a replayed operator message is its acknowledgment; a result leaves the session idle until a message is taken", () => {
+    const parser = ClaudeHarness.parser()
+    const op = "6f1c2a0e-5d4b-4c3a-9b2e-1f0a9c8d7e6b"
+    const replay = (uuid: string, text: string) =>
+      JSON.stringify({ type: "user", uuid, isReplay: true, message: { role: "user", content: [{ type: "text", text }] }, session_id: "s" })
+    assert.deepStrictEqual(parser.line(replay(CLAUDE_TASK_UUID, "do it"), 1), [])
+    assert.isFalse(parser.idle?.())
+    parser.line(JSON.stringify({ type: "result", subtype: "success", is_error: false, usage: {} }), 2)
+    assert.isTrue(parser.idle?.())
+    const rows = parser.line(replay(op, "use the fixture"), 3)
+    assert.deepStrictEqual(rows.map((r) => [r.kind, r.text]), [["system", "claude took the operator's message"]])
+    assert.isFalse(parser.idle?.(), "a message taken after the result starts a new turn")
+    assert.deepStrictEqual([...(parser.answered?.() ?? [])], [CLAUDE_TASK_UUID, op])
+    assert.strictEqual(claudeChannel._tag === "Stdin" ? claudeChannel.message("hi", op) : "", claudeUserLine("hi", op))
+    const answer = claudeChannel._tag === "Stdin" ? claudeChannel.answer(replay(op, "use the fixture"), op) : undefined
+    assert.strictEqual(answer?._tag, "Accepted")
+    assert.isUndefined(claudeChannel._tag === "Stdin" ? claudeChannel.answer(replay(op, "x").replace('"isReplay":true,', ""), op) : undefined)
   })
 })

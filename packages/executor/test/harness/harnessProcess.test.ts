@@ -11,6 +11,7 @@ import { CommandHarness } from "../../src/harness/CommandHarness"
 import type { Harness } from "../../src/harness/Harness"
 import { PiHarness } from "../../src/harness/PiHarness"
 import { PI_TASK_ID, piCommand } from "../../src/harness/piChannel"
+import { CLAUDE_TASK_UUID, claudeUserLine } from "../../src/harness/claudeChannel"
 import { fixturePath, replay } from "./replay"
 import { attemptFolders, runAgent } from "./runAgent"
 
@@ -70,8 +71,14 @@ describe("harnesses against a real process", () => {
       const result = yield* run(harness, fixture)
       assert.strictEqual(result.exitCode, 0)
       const prompt = "create a file hello.txt\nwith care"
-      // Pi runs in RPC mode (ADR 0062): its task is a `prompt` command.
-      assert.strictEqual(result.seen.stdin, harness === PiHarness ? piCommand({ id: PI_TASK_ID, type: "prompt", message: prompt }) : prompt)
+      // Pi (RPC mode) and Claude Code (stream-json input) take their task as a command on stdin (ADR 0062).
+      const stdin =
+        harness === PiHarness
+          ? piCommand({ id: PI_TASK_ID, type: "prompt", message: prompt })
+          : harness === ClaudeHarness
+            ? claudeUserLine(prompt, CLAUDE_TASK_UUID)
+            : prompt
+      assert.strictEqual(result.seen.stdin, stdin)
       assert.strictEqual(result.seen.cwd, result.workdir)
       for (const secret of ["GITHUB_TOKEN", "USINE_WEBHOOK_SECRET", "SSH_AUTH_SOCK"]) {
         assert.notProperty(result.seen.env, secret)
