@@ -6,7 +6,7 @@ import type { ConfigError } from "effect/ConfigError"
 import { Context, Effect, Layer } from "effect"
 import { type LedgerLock, type LedgerLocked, layer as ledgerLockLayer } from "./LedgerLock"
 import { LedgerWrites } from "./LedgerWrites"
-import { timedTransactions } from "./timedTransactions"
+import { ledgerTransactions } from "./ledgerTransactions"
 import ledger0001 from "./migrations/0001_ledger"
 import readModelIndexes0002 from "./migrations/0002_read_model_indexes"
 import triggerRefusals0003 from "./migrations/0003_trigger_refusals"
@@ -45,12 +45,15 @@ const prepare = Effect.gen(function* () {
 
 export type SqlLayerError = ConfigError | SqlError | Migrator.MigrationError
 
-/** The SQLite client, its transactions timed for `LedgerWrites` (the one timing hook, for the metrics). */
-const timedClient = (filename: string) =>
+/**
+ * The SQLite client, its transactions the ledger's (`ledgerTransactions`): retried while `SQLITE_BUSY`, the store's only
+ * retry, and timed for `LedgerWrites` (the one timing hook, for the metrics).
+ */
+const ledgerClient = (filename: string) =>
   Layer.effectContext(
     Effect.gen(function* () {
       const sqlite = yield* SqliteClient.SqliteClient
-      const timed = timedTransactions(yield* SqlClient.SqlClient, yield* LedgerWrites)
+      const timed = ledgerTransactions(yield* SqlClient.SqlClient, yield* LedgerWrites)
       return Context.make(SqliteClient.SqliteClient, sqlite).pipe(Context.add(SqlClient.SqlClient, timed))
     })
   ).pipe(Layer.provide(SqliteClient.layer({ filename })))
@@ -62,7 +65,7 @@ const timedClient = (filename: string) =>
 export const layerUnlocked = (
   filename: string
 ): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient, SqlLayerError> =>
-  Layer.effectDiscard(prepare).pipe(Layer.provideMerge(timedClient(filename)))
+  Layer.effectDiscard(prepare).pipe(Layer.provideMerge(ledgerClient(filename)))
 
 /** The daemon's ledger: takes `<file>.lock` first, so a second process refuses before touching the file. */
 export const layer = (

@@ -4,7 +4,6 @@ import type { AttemptOutcome } from "@usine/core/attempt/outcome"
 import type { Run } from "@usine/core/run/Run"
 import { BrakeStore } from "@usine/store/BrakeStore"
 import type { LoopPolicy } from "../LoopPolicies"
-import { withStoreRetry } from "../storeRetryPolicy"
 import { judgeProgress } from "./judgeProgress"
 
 /**
@@ -23,22 +22,22 @@ export const afterAttempt = Effect.fn("Brakes.afterAttempt")(function*(
   if (outcome._tag === "Failed" && outcome.failure._tag === "InfraFailure") {
     const until = outcome.failure.retryAt
     if (until !== undefined && until > now) {
-      yield* withStoreRetry(brakes.holdAgent({ agent: run.agent, until, reason: outcome.failure.reason, attemptId: attempt.id, at: now }))
+      yield* brakes.holdAgent({ agent: run.agent, until, reason: outcome.failure.reason, attemptId: attempt.id, at: now })
       yield* Effect.logInfo(`agent ${run.agent} held until ${new Date(until).toISOString()}`)
     }
   }
 
   if (outcome._tag === "Succeeded") {
     const pr = outcome.result.pullRequestNumber
-    if (pr !== undefined && pr !== run.number) yield* withStoreRetry(brakes.recordPullRequest(run.loop, run.repository, pr, run.id))
+    if (pr !== undefined && pr !== run.number) yield* brakes.recordPullRequest(run.loop, run.repository, pr, run.id)
   }
 
   const max = policy.maxNoProgress ?? 0
   if (max === 0 || policy.attempt.kind === "schedule") return
-  const previous = yield* withStoreRetry(brakes.progress(run.loop, run.itemKey))
+  const previous = yield* brakes.progress(run.loop, run.itemKey)
   const verdict = judgeProgress(outcome, Option.getOrUndefined(previous))
   if (verdict === undefined) return
-  const progress = yield* withStoreRetry(brakes.recordProgress(run.loop, run.itemKey, verdict, max))
+  const progress = yield* brakes.recordProgress(run.loop, run.itemKey, verdict, max)
   if (progress.parkedAt === now && verdict._tag === "NoProgress") {
     yield* Effect.logWarning(`item parked after ${progress.streak} attempts without progress`)
   }

@@ -2,7 +2,6 @@ import { Clock, Duration, Effect, Exit, Option } from "effect"
 import type { Run } from "@usine/core/run/Run"
 import { BrakeStore } from "@usine/store/BrakeStore"
 import type { LoopPolicy } from "../LoopPolicies"
-import { withStoreRetry } from "../storeRetryPolicy"
 import type { Bell } from "./Bell"
 import { holdVerdict } from "./holdVerdict"
 import { retryBackoff } from "./retryBackoff"
@@ -20,7 +19,7 @@ export const awaitAdmission = Effect.fn("Brakes.awaitAdmission")(function*(run: 
   // A held Run superseded, canceled or stopped with the daemon no longer waits; a restart holds it again. The one hold a
   // restart cannot derive again, an open Run's retry backoff, stays for the next daemon to wait out (ADR 0050).
   const release = Effect.flatMap(Clock.currentTimeMillis, (now) => retryBackoff(run, now)).pipe(
-    Effect.flatMap((backoff) => (Option.isSome(backoff) ? Effect.void : withStoreRetry(brakes.releaseRun(run.id))))
+    Effect.flatMap((backoff) => (Option.isSome(backoff) ? Effect.void : brakes.releaseRun(run.id)))
   )
   yield* Effect.addFinalizer((exit) => (held && Exit.isInterrupted(exit) ? release : Effect.void))
   for (;;) {
@@ -28,12 +27,12 @@ export const awaitAdmission = Effect.fn("Brakes.awaitAdmission")(function*(run: 
     const now = yield* Clock.currentTimeMillis
     const verdict = yield* holdVerdict(run, policy, now)
     if (Option.isNone(verdict)) {
-      yield* withStoreRetry(brakes.releaseRun(run.id))
+      yield* brakes.releaseRun(run.id)
       if (held) yield* Effect.logInfo("brakes released the run")
       return
     }
     const hold = verdict.value
-    yield* withStoreRetry(brakes.holdRun({ runId: run.id, kind: hold.kind, reason: hold.reason, until: hold.until, since: now }))
+    yield* brakes.holdRun({ runId: run.id, kind: hold.kind, reason: hold.reason, until: hold.until, since: now })
     if (!held) yield* Effect.logInfo(`run held: ${hold.reason}`).pipe(Effect.annotateLogs({ brake: hold.kind }))
     held = true
     const wait = hold.until === undefined

@@ -5,7 +5,6 @@ import { isStartable } from "@usine/core/run/state"
 import type { HoldKind } from "@usine/core/brakes/HoldKind"
 import { BrakeStore } from "@usine/store/BrakeStore"
 import { LoopPolicies, type LoopPolicy } from "../LoopPolicies"
-import { withStoreRetry } from "../storeRetryPolicy"
 import { dailyCapReached, raisedCap } from "./dailyCap"
 import { retryBackoff } from "./retryBackoff"
 
@@ -33,7 +32,7 @@ export const holdVerdict = Effect.fn("Brakes.holdVerdict")(function*(run: Run, f
   const backoff = yield* retryBackoff(run, now)
   if (Option.isSome(backoff)) return backoff
 
-  const quota = (yield* withStoreRetry(brakes.agentHolds(now))).find((hold) => hold.agent === run.agent)
+  const quota = (yield* brakes.agentHolds(now)).find((hold) => hold.agent === run.agent)
   if (quota !== undefined) {
     return Option.some<Hold>({
       kind: "AgentQuota",
@@ -43,7 +42,7 @@ export const holdVerdict = Effect.fn("Brakes.holdVerdict")(function*(run: Run, f
   }
 
   if (unstarted && (policy.maxNoProgress ?? 0) > 0) {
-    const progress = yield* withStoreRetry(brakes.progress(run.loop, run.itemKey))
+    const progress = yield* brakes.progress(run.loop, run.itemKey)
     if (Option.isSome(progress) && progress.value.parkedAt !== undefined) {
       const evidence = progress.value.evidence.join("; ")
       return Option.some<Hold>({
@@ -56,7 +55,7 @@ export const holdVerdict = Effect.fn("Brakes.holdVerdict")(function*(run: Run, f
 
   const limit = policy.maxOpenPullRequests
   if (unstarted && limit !== undefined) {
-    const open = yield* withStoreRetry(brakes.openPullRequests(run.loop))
+    const open = yield* brakes.openPullRequests(run.loop)
     if (open.length >= limit) {
       const names = open.map((pr) => `${pr.repository}#${pr.number}`).join(", ")
       return Option.some<Hold>({
@@ -73,8 +72,8 @@ export const holdVerdict = Effect.fn("Brakes.holdVerdict")(function*(run: Run, f
   ].filter((c) => c.configured?.dailyTokens !== undefined || c.configured?.dailyCostUsd !== undefined)
   if (caps.length > 0) {
     const day = budgetDayOf(now)
-    const used = yield* withStoreRetry(brakes.usageOfDays(day, day))
-    const raises = yield* withStoreRetry(brakes.raises(day))
+    const used = yield* brakes.usageOfDays(day, day)
+    const raises = yield* brakes.raises(day)
     for (const { configured, name, scope } of caps) {
       const cap = raisedCap(scope, name, configured, raises.find((r) => r.scope === scope && r.name === name))
       const reached = dailyCapReached(cap, used.find((u) => u.scope === scope && u.name === name)?.usage)

@@ -5,7 +5,6 @@ import { infraRetryDelay } from "@usine/core/attempt/infraRetryPolicy"
 import type { Run } from "@usine/core/run/Run"
 import { BrakeStore } from "@usine/store/BrakeStore"
 import { LoopPolicies } from "../LoopPolicies"
-import { withStoreRetry } from "../storeRetryPolicy"
 import type { Hold } from "./holdVerdict"
 
 const iso = (at: number) => new Date(at).toISOString()
@@ -26,14 +25,14 @@ export const holdForRetry = Effect.fn("Brakes.holdForRetry")(function*(run: Run,
   // A provider that named its reset time holds the Agent at least as long (afterAttempt): no second hold for the Run.
   if (failure.retryAt !== undefined && failure.retryAt >= until) return
   const reason = `retrying at ${iso(until)} after Attempt ${attempt.number} failed on infrastructure: ${failure.reason}`
-  yield* withStoreRetry(brakes.holdRun({ runId: run.id, kind: "RetryBackoff", reason, until, since: now }))
+  yield* brakes.holdRun({ runId: run.id, kind: "RetryBackoff", reason, until, since: now })
   yield* Effect.logInfo(`automatic retry waits until ${iso(until)}`)
 })
 
 /** The Run's automatic retry is not due yet: the hold `holdForRetry` wrote, while its `until` is ahead. */
 export const retryBackoff = Effect.fn("Brakes.retryBackoff")(function*(run: Run, now: number) {
   const brakes = yield* BrakeStore
-  const hold = yield* withStoreRetry(brakes.runHold(run.id))
+  const hold = yield* brakes.runHold(run.id)
   return Option.filter(
     Option.map(hold, (h): Hold => ({ kind: h.kind, reason: h.reason, until: h.until })),
     (h) => h.kind === "RetryBackoff" && h.until !== undefined && h.until > now

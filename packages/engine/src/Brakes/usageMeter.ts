@@ -6,7 +6,6 @@ import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRo
 import { BrakeStore } from "@usine/store/BrakeStore"
 import { RunStore } from "@usine/store/RunStore"
 import type { LoopPolicy } from "../LoopPolicies"
-import { withStoreRetry } from "../storeRetryPolicy"
 import { crossedRunCap, runBaseline } from "./runCap"
 import { addUsage, zeroUsage } from "@usine/core/usage/usageFigures"
 
@@ -19,8 +18,8 @@ export const makeUsageMeter = Effect.fn("Brakes.usageMeter")(function*(run: Run,
   const store = yield* RunStore
   const crossed = yield* Deferred.make<ChildSessionBudgetFailure>()
   const capped = policy.budget?.runTokens !== undefined || policy.budget?.runCostUsd !== undefined
-  const usages = capped ? yield* withStoreRetry(brakes.runUsage(run.id)) : []
-  const baseline = capped ? runBaseline(yield* withStoreRetry(store.attempts(run.id)), usages, attempt.number) : zeroUsage
+  const usages = capped ? yield* brakes.runUsage(run.id) : []
+  const baseline = capped ? runBaseline(yield* store.attempts(run.id), usages, attempt.number) : zeroUsage
   const owner = { attemptId: attempt.id, runId: run.id, loop: run.loop, repository: run.repository, agent: run.agent }
 
   const check = (usage: Usage) =>
@@ -40,7 +39,7 @@ export const makeUsageMeter = Effect.fn("Brakes.usageMeter")(function*(run: Run,
     record: (entries: ReadonlyArray<TranscriptEntry>): Effect.Effect<void> => {
       const usage = entries.findLast((entry) => entry.usage !== undefined)?.usage
       if (usage === undefined) return Effect.void
-      return withStoreRetry(brakes.recordUsage(owner, usage)).pipe(Effect.zipRight(check(usage)))
+      return brakes.recordUsage(owner, usage).pipe(Effect.zipRight(check(usage)))
     }
   }
 })

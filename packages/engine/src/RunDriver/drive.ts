@@ -7,7 +7,6 @@ import { RunStore } from "@usine/store/RunStore"
 import type { Bell } from "../Brakes/Bell"
 import { LoopPolicies, type LoopPolicy } from "../LoopPolicies"
 import type { HeldSlot, NoCapableWorker, Slot } from "../WorkerSlots"
-import { withStoreRetry } from "../storeRetryPolicy"
 import { type ClaimFollowUp, continueWithNewest } from "./continueWithNewest"
 import { executeAttempt, openAttempt, prepareAttempt } from "./executeAttempt"
 
@@ -32,7 +31,7 @@ export interface DriverHooks extends ClaimFollowUp {
  */
 export const drive = Effect.fnUntraced(function*(runId: RunId, hooks: DriverHooks, bell: Bell, granted?: HeldSlot) {
   const store = yield* RunStore
-  const run = yield* withStoreRetry(store.getRun(runId))
+  const run = yield* store.getRun(runId)
   // Waiting and Reviewing Runs have no fiber: an operator (or the approval timer) moves them on.
   if (!isOpen(run.state) || isParked(run.state)) return
   yield* driveOpen(run, hooks, bell, granted).pipe(
@@ -61,7 +60,7 @@ const driveOpen = (opened: Run, hooks: DriverHooks, bell: Bell, granted: HeldSlo
     }
     const policy = found.value
     if (granted === undefined && opened.state._tag === "Pending" && (opened.approvalRequired || policy.approvalRequired)) {
-      yield* withStoreRetry(store.parkForApproval(opened.id))
+      yield* store.parkForApproval(opened.id)
       return
     }
     let run = opened
@@ -84,7 +83,7 @@ const nextAttempt = (run: Run, policy: LoopPolicy, hooks: DriverHooks, bell: Bel
     if (granted !== undefined) {
       yield* Effect.addFinalizer(() => Effect.sync(granted.release))
       const store = yield* RunStore
-      const open = openAttempt(yield* withStoreRetry(store.attempts(run.id)))
+      const open = openAttempt(yield* store.attempts(run.id))
       return Option.some(yield* executeAttempt(run, policy, open, Either.right(granted)).pipe(Effect.withSpan("RunDriver.attempt")))
     }
     const prepared = yield* prepareAttempt(run, policy, bell)

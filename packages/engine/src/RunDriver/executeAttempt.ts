@@ -14,7 +14,6 @@ import { reviewDirectiveOf } from "../ReviewDirective"
 import type { LoopPolicy } from "../LoopPolicies"
 import { Shutdown } from "../Shutdown"
 import type { NoCapableWorker, Slot } from "../WorkerSlots"
-import { withStoreRetry } from "../storeRetryPolicy"
 
 /** The open Attempt of a Run, if any: the latest one, while it has no outcome. */
 export const openAttempt = (attempts: ReadonlyArray<Attempt>): Option.Option<Attempt> => {
@@ -44,11 +43,11 @@ export const prepareAttempt = Effect.fn("RunDriver.prepareAttempt")(function*(
 ) {
   const store = yield* RunStore
   const executor = yield* Executor
-  const open = openAttempt(yield* withStoreRetry(store.attempts(run.id)))
+  const open = openAttempt(yield* store.attempts(run.id))
   const wasLive = Option.isSome(open) && (yield* executor.isLive(open.value))
   if (!wasLive) yield* awaitAdmission(run, policy, bell)
   // Work held at the pull-request gate is kept in one Worker's mirror: the Attempt after the review goes there.
-  const held = wasLive ? Option.none() : yield* withStoreRetry(store.heldAttempt(run.id))
+  const held = wasLive ? Option.none() : yield* store.heldAttempt(run.id)
   const prefer = wasLive
     ? Option.getOrUndefined(Option.flatMap(open, (a) => Option.fromNullable(a.worker)))
     : Option.getOrUndefined(Option.map(held, (h) => h.held.worker))
@@ -73,39 +72,37 @@ export const executeAttempt = Effect.fnUntraced(function*(
   yield* shutdown.admit
 
   const live = Option.isSome(open) && (yield* executor.isLive(open.value))
-  const begin = yield* withStoreRetry(
-    store.beginAttempt(run.id, {
-      live: (attempt) => live && Option.isSome(open) && attempt.id === open.value.id,
-      ...(slot._tag === "Right" ? { worker: slot.right.worker } : {})
-    })
-  )
+  const begin = yield* store.beginAttempt(run.id, {
+    live: (attempt) => live && Option.isSome(open) && attempt.id === open.value.id,
+    ...(slot._tag === "Right" ? { worker: slot.right.worker } : {})
+  })
   if (begin._tag === "Failed") return { _tag: "Closed" as const, run: begin.run }
   const attempt = begin.attempt
   const reattach = begin._tag === "Reattached"
 
-  const finish = (outcome: AttemptOutcome) => withStoreRetry(store.finishAttempt(attempt.id, outcome))
+  const finish = (outcome: AttemptOutcome) => store.finishAttempt(attempt.id, outcome)
   if (slot._tag === "Left" && !reattach) {
     return yield* finish(new AttemptFailed({ failure: new AgentFailure({ reason: slot.left.message, evidence: "" }) }))
   }
   const meter = yield* makeUsageMeter(begin.run, attempt, policy)
-  const review = reviewDirectiveOf(yield* withStoreRetry(store.heldAttempt(run.id)))
+  const review = reviewDirectiveOf(yield* store.heldAttempt(run.id))
 
   const request = {
     run: begin.run,
     attempt,
     worker: slot._tag === "Right" ? slot.right.worker : attempt.worker ?? "",
     reattach,
-    transcriptRowsStored: reattach ? (yield* withStoreRetry(store.transcript(attempt.id))).length : 0,
+    transcriptRowsStored: reattach ? (yield* store.transcript(attempt.id)).length : 0,
     policy: policy.attempt,
     onTranscript: (entries: Parameters<typeof store.appendTranscript>[1]) =>
-      withStoreRetry(store.appendTranscript(attempt.id, entries)).pipe(Effect.zipRight(meter.record(entries))),
+      store.appendTranscript(attempt.id, entries).pipe(Effect.zipRight(meter.record(entries))),
     onSession: (session: string) =>
-      withStoreRetry(store.recordSession(attempt.id, session)).pipe(
+      store.recordSession(attempt.id, session).pipe(
         Effect.catchTag("AttemptNotOpen", (e) => Effect.logWarning("session reported for a closed attempt", e))
       ),
     review,
     onPatch: (patch: Parameters<typeof store.recordPatch>[1]) =>
-      withStoreRetry(store.recordPatch(attempt.id, patch)).pipe(
+      store.recordPatch(attempt.id, patch).pipe(
         Effect.catchTag("AttemptNotOpen", (e) => Effect.logWarning("held diff reported for a closed attempt", e))
       )
   }

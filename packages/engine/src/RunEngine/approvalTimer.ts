@@ -4,7 +4,6 @@ import { RunStore } from "@usine/store/RunStore"
 import type { Executor } from "../Executor"
 import { LoopPolicies } from "../LoopPolicies"
 import { RunDriver } from "../RunDriver"
-import { withStoreRetry } from "../storeRetryPolicy"
 import { salvageHeld } from "./salvageHeld"
 
 /**
@@ -32,7 +31,7 @@ export const expireApprovals = Effect.fn("RunEngine.expireApprovals")(function*(
   const now = yield* Clock.currentTimeMillis
   const expired: Array<RunId> = []
   let next: number | undefined
-  for (const waiting of yield* withStoreRetry(store.awaitingApproval)) {
+  for (const waiting of yield* store.awaitingApproval) {
     const minutes = Option.getOrUndefined(policies.loop(waiting.loop))?.approvalTimeoutMinutes
     if (minutes === undefined) continue
     const deadline = waiting.since + minutes * 60_000
@@ -40,7 +39,7 @@ export const expireApprovals = Effect.fn("RunEngine.expireApprovals")(function*(
       next = next === undefined ? deadline : Math.min(next, deadline)
       continue
     }
-    yield* withStoreRetry(store.expireApproval(waiting.runId, minutes)).pipe(
+    yield* store.expireApproval(waiting.runId, minutes).pipe(
       Effect.tap((run) => Effect.zipRight(salvageHeld(run), driver.closed(run))),
       Effect.andThen(() => expired.push(waiting.runId)),
       Effect.catchAll((e) => Effect.logInfo("approval changed before it expired", e)),

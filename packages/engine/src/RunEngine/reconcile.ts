@@ -7,7 +7,6 @@ import { Executor } from "../Executor"
 import { LoopPolicies } from "../LoopPolicies"
 import { RunDriver } from "../RunDriver"
 import { openAttempt } from "../RunDriver/executeAttempt"
-import { withStoreRetry } from "../storeRetryPolicy"
 
 /** Reconcile runs at engine start and then this often. */
 export const RECONCILE_INTERVAL = "3 minutes"
@@ -29,7 +28,7 @@ export const reconcile = Effect.fn("RunEngine.reconcile")(function*() {
   const store = yield* RunStore
   const policies = yield* LoopPolicies
   const driver = yield* RunDriver
-  const open = yield* withStoreRetry(store.openRuns)
+  const open = yield* store.openRuns
   const running = new Set(yield* driver.running)
   const restarted: Array<Run["id"]> = []
   for (const run of open) {
@@ -38,7 +37,7 @@ export const reconcile = Effect.fn("RunEngine.reconcile")(function*() {
     yield* driver.start(run.id)
   }
   // A Loop gone from usine.yaml opens no Run; its Events wait until it is configured again.
-  const stranded = (yield* withStoreRetry(store.strandedQueued)).filter((pair) => Option.isSome(policies.loop(pair.loop)))
+  const stranded = (yield* store.strandedQueued).filter((pair) => Option.isSome(policies.loop(pair.loop)))
   yield* driver.takeUpStranded(stranded)
   return { open: open.length, restarted, stranded: stranded.length } satisfies ReconcileReport
 })
@@ -48,9 +47,9 @@ export const recoverOpenRunWorkspaces = Effect.fn("RunEngine.recoverOpenRunWorks
   const store = yield* RunStore
   const executor = yield* Executor
   const live: Array<Attempt> = []
-  for (const run of yield* withStoreRetry(store.openRuns)) {
+  for (const run of yield* store.openRuns) {
     if (run.state._tag !== "Running") continue
-    const open = openAttempt(yield* withStoreRetry(store.attempts(run.id)))
+    const open = openAttempt(yield* store.attempts(run.id))
     if (Option.isSome(open) && (yield* executor.isLive(open.value))) live.push(open.value)
   }
   return yield* executor.recoverWorkspaces(live)

@@ -2,7 +2,6 @@ import { Effect, Option } from "effect"
 import type { Run } from "@usine/core/run/Run"
 import { RunStore } from "@usine/store/RunStore"
 import { Executor } from "../Executor"
-import { withStoreRetry } from "../storeRetryPolicy"
 
 /**
  * After a Run closed at the pull-request gate (Reject, approval timeout): its held work, which nobody reviewed and
@@ -11,9 +10,9 @@ import { withStoreRetry } from "../storeRetryPolicy"
 export const salvageHeld = Effect.fn("RunEngine.salvageHeld")(function*(run: Run) {
   const store = yield* RunStore
   const executor = yield* Executor
-  const found = yield* withStoreRetry(store.heldAttempt(run.id))
+  const found = yield* store.heldAttempt(run.id)
   if (Option.isNone(found) || Option.isSome(found.value.review)) return Option.none<string>()
-  const attempts = yield* withStoreRetry(store.attempts(run.id))
+  const attempts = yield* store.attempts(run.id)
   if (attempts.some((a) => a.number > found.value.attempt.number)) return Option.none<string>()
   const branch = yield* executor.salvageHeld(run, found.value.held, found.value.attempt.number)
   yield* Option.match(branch, {

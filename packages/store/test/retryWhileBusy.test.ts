@@ -1,0 +1,73 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { SqlError } from "@effect/sql/SqlError"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import { Cause, Context, Effect, Exit, Layer, Option } from "effect"
+import { join } from "node:path"
+import { RunStore } from "@usine/store/RunStore"
+import * as SqlRunStore from "@usine/store/SqlRunStore"
+import * as Sql from "@usine/store/Sql"
+import { isBusy } from "@usine/store/retryWhileBusy"
+import { openedRun, submission, tempDir } from "./fixtures/testLedger"
+
+/** The stores on a fresh ledger, its connection waiting 20 ms (not 5 s) for a lock, and a second connection to the file. */
+const ledgerWithNeighbour = Effect.gen(function* () {
+  const file = join(yield* tempDir, "ledger.sqlite")
+  const context = yield* Layer.build(SqlRunStore.layer.pipe(Layer.provideMerge(Sql.layerUnlocked(file)), Layer.orDie))
+  const sql = Context.get(context, SqlClient.SqlClient)
+  yield* sql.unsafe("PRAGMA busy_timeout = 20").pipe(Effect.orDie)
+  const other = Context.get(yield* Layer.build(SqliteClient.layer({ filename: file })), SqliteClient.SqliteClient)
+  /** Runs one statement on the second connection, synchronously, as a test step between the store's. */
+  const neighbour = { exec: (statement: string) => Effect.runSync(Effect.orDie(other.unsafe(statement))) }
+  return { store: Context.get(context, RunStore), sql, neighbour }
+})
+
+describe("the store retries SQLITE_BUSY, and only that", () => {
+  it.scopedLive("a write waits while another connection holds the write lock, then succeeds", () =>
+    Effect.gen(function* () {
+      const { store, sql, neighbour } = yield* ledgerWithNeighbour
+      neighbour.exec("BEGIN IMMEDIATE")
+      const released = yield* Effect.sleep("300 millis").pipe(
+        Effect.zipRight(Effect.sync(() => { neighbour.exec("COMMIT"); return Date.now() })),
+        Effect.fork
+      )
+      const run = openedRun(yield* store.recordAndClaim(submission({})))
+      const done = Date.now()
+      assert.isAtLeast(done, yield* released.await.pipe(Effect.flatten), "the claim committed after the lock went")
+      assert.strictEqual((yield* store.getRun(run.id)).state._tag, "Pending")
+
+      let writes = 0
+      yield* sql.unsafe("CREATE TABLE probe (n INTEGER)").pipe(Effect.orDie)
+      neighbour.exec("BEGIN IMMEDIATE")
+      yield* Effect.sleep("200 millis").pipe(Effect.zipRight(Effect.sync(() => neighbour.exec("COMMIT"))), Effect.fork)
+      yield* sql.withTransaction(Effect.suspend(() => { writes += 1; return sql`INSERT INTO probe VALUES (${writes})` })).pipe(Effect.orDie)
+      assert.isAbove(writes, 1, "the first try met the lock")
+      assert.deepStrictEqual(yield* sql<{ n: number }>`SELECT n FROM probe`.pipe(Effect.orDie), [{ n: writes }])
+    }), 30_000)
+
+  it.scopedLive("another SQL error is not retried: one attempt, then the error", () =>
+    Effect.gen(function* () {
+      const { sql } = yield* ledgerWithNeighbour
+      let attempts = 0
+      const exit = yield* Effect.exit(sql.withTransaction(Effect.suspend(() => { attempts += 1; return sql`INSERT INTO no_such_table VALUES (1)` })))
+      assert.strictEqual(attempts, 1)
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) {
+        const error = Option.getOrThrow(Cause.failureOption(exit.cause))
+        assert.instanceOf(error, SqlError)
+        assert.isFalse(isBusy(error))
+      }
+    }))
+
+  it.scopedLive("a lock never released: a bounded number of tries, then the busy error", () =>
+    Effect.gen(function* () {
+      const { sql, neighbour } = yield* ledgerWithNeighbour
+      yield* sql.unsafe("CREATE TABLE probe (n INTEGER)").pipe(Effect.orDie)
+      neighbour.exec("BEGIN IMMEDIATE")
+      let attempts = 0
+      const exit = yield* Effect.exit(sql.withTransaction(Effect.suspend(() => { attempts += 1; return sql`INSERT INTO probe VALUES (1)` })))
+      neighbour.exec("ROLLBACK")
+      assert.strictEqual(attempts, 9, "the first try and eight retries")
+      assert.isTrue(Exit.isFailure(exit) && Option.exists(Cause.failureOption(exit.cause), isBusy))
+    }), 30_000)
+})
