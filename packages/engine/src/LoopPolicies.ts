@@ -44,12 +44,12 @@ export class LoopPolicies extends Context.Tag("usine/LoopPolicies")<
   {
     /** The policy of a Loop; None when no such Loop is configured. */
     readonly loop: (name: string) => Option.Option<LoopPolicy>
-    /** Every configured Loop by name. */
-    readonly loops: ReadonlyMap<string, LoopPolicy>
-    /** Every configured Worker. */
-    readonly workers: ReadonlyArray<WorkerSpec>
-    /** The daemon's daily caps over every Loop; absent means none. */
-    readonly budget?: GlobalBudget | undefined
+    /** Every configured Loop by name, as configured now (a reload changes the answer, ADR 0072). */
+    readonly loops: () => ReadonlyMap<string, LoopPolicy>
+    /** Every configured Worker, as configured now. */
+    readonly workers: () => ReadonlyArray<WorkerSpec>
+    /** The daemon's daily caps over every Loop, as configured now; undefined means none. */
+    readonly budget: () => GlobalBudget | undefined
   }
 >() {
   /** From plain data: tests, and the app once it has parsed its config. */
@@ -57,9 +57,9 @@ export class LoopPolicies extends Context.Tag("usine/LoopPolicies")<
     const loops = new Map(Object.entries(data.loops))
     return Layer.succeed(LoopPolicies, {
       loop: (name) => Option.fromNullable(loops.get(name)),
-      loops,
-      workers: data.workers,
-      budget: data.budget
+      loops: () => loops,
+      workers: () => data.workers,
+      budget: () => data.budget
     })
   }
 }

@@ -183,7 +183,7 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
      * every Loop sets one, then interrupts every fiber; an executing Attempt stays live for the next start.
      */
     const drain = Effect.fn("RunEngine.drain")(function*() {
-      const bounds = [...policies.loops.values()].map((p) => p.maxAttemptMinutes)
+      const bounds = [...policies.loops().values()].map((p) => p.maxAttemptMinutes)
       const maxWait = bounds.length > 0 && bounds.every((m) => m !== undefined)
         ? Duration.minutes(Math.max(...bounds))
         : undefined

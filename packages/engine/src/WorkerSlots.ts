@@ -66,7 +66,7 @@ export class WorkerSlots extends Effect.Service<WorkerSlots>()("usine/WorkerSlot
   effect: Effect.gen(function*() {
     const policies = yield* LoopPolicies
     // The Workers in force: those of the policies at start, then each set given to `setWorkers` (a reload).
-    let workers = policies.workers
+    let workers = policies.workers()
     let capacity = new Map(workers.map((w) => [w.name, w.maxConcurrentAttempts]))
     const inUse = new Map<string, number>(workers.map((w) => [w.name, 0]))
     const waiting: Array<Waiter> = []

@@ -3,7 +3,6 @@ import type { Attempt } from "@usine/core/attempt/Attempt"
 import { AgentFailure, type AttemptFailure, DefectFailure, InfraFailure } from "@usine/core/attempt/failure"
 import { AttemptCanceled, AttemptFailed, type AttemptOutcome, type StepResult } from "@usine/core/attempt/outcome"
 import type { AgentConfig } from "@usine/core/config/AgentConfig"
-import type { WorkerSandbox } from "@usine/core/config/WorkerConfig"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import { type AttemptRequest, Executor } from "@usine/engine/Executor"
 import { harnessFor } from "./harness/harnessFor"
@@ -21,21 +20,13 @@ import { salvageHeldWork } from "./WorkerExecutor/salvageHeldWork"
 import { makeTranscriptCursor } from "./WorkerExecutor/TranscriptCursor"
 import { PullRequests } from "@usine/github/PullRequests"
 import { makeRedactor, type RedactorService } from "@usine/core/text/Redactor"
-import type { WorkerTransportShape } from "./WorkerTransport"
-
-/** A Worker this executor runs Attempts on: the local machine now, an SSH host with the same contract later. */
-export interface ExecutorWorker {
-  readonly transport: WorkerTransportShape
-  /** Where workspaces live on that host (`mirrors/`, `attempts/`, lent `credentials/`). */
-  readonly root: string
-  /** How its agents and `verify` commands are confined (ADR 0054); `bubblewrap` when absent. */
-  readonly sandbox?: WorkerSandbox | undefined
-}
+import type { WorkerDirectory } from "./WorkerDirectory"
 
 /** What the app hands the executor from usine.yaml and the environment; the executor reads no config itself. */
 export interface WorkerExecutorOptions {
-  readonly agents: Readonly<Record<string, AgentConfig>>
-  readonly workers: Readonly<Record<string, ExecutorWorker>>
+  /** The Agent by name, asked at each Attempt (a reload may add or change one, ADR 0072). */
+  readonly agent: (name: string) => AgentConfig | undefined
+  readonly workers: WorkerDirectory
   /** usine's GitHub token: lent to git for fetch and push, never given to an agent. */
   readonly token: Redacted.Redacted<string>
   /** The clone URL of `owner/name`, without credentials. */
@@ -90,7 +81,7 @@ export const make = (options: WorkerExecutorOptions) =>
     const work = (request: AttemptRequest, workerName: string) =>
       Effect.gen(function* () {
         const { attempt, run } = request
-        const agent = options.agents[run.agent]
+        const agent = options.agent(run.agent)
         if (agent === undefined) return yield* new AgentFailure({ reason: `no Agent named ${run.agent} is configured`, evidence: "" })
         const harness = harnessFor(agent.harness)
         const worker = yield* locator.worker(workerName)
@@ -104,7 +95,7 @@ export const make = (options: WorkerExecutorOptions) =>
         })
         const ctx: AttemptContext = { settings, worker, request, agent, harness, ...prepared, cursor }
         const judgeName = request.policy.judge
-        const judgeAgent = judgeName === undefined ? undefined : options.agents[judgeName]
+        const judgeAgent = judgeName === undefined ? undefined : options.agent(judgeName)
         if (judgeName !== undefined && judgeAgent === undefined) {
           return yield* new AgentFailure({ reason: `no Agent named ${judgeName} is configured for the judge`, evidence: "" })
         }

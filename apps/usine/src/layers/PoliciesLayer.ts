@@ -61,15 +61,9 @@ export const PoliciesLayer: Layer.Layer<LoopPolicies, never, ConfigState> = Laye
     }
     return {
       loop: (name: string) => Option.fromNullable(current().get(name) ?? retired.get(name)),
-      get loops() {
-        return current()
-      },
-      get workers() {
-        return workerSpecsOf(state.unsafeGet())
-      },
-      get budget() {
-        return state.unsafeGet().budget
-      }
+      loops: current,
+      workers: () => workerSpecsOf(state.unsafeGet()),
+      budget: () => state.unsafeGet().budget
     }
   })
 )

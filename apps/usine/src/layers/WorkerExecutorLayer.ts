@@ -1,6 +1,4 @@
 import { Effect, Layer } from "effect"
-import type { AgentConfig } from "@usine/core/config/AgentConfig"
-import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import { Executor } from "@usine/engine/Executor"
 import * as WorkerExecutor from "@usine/executor/WorkerExecutor"
 import { PullRequests } from "@usine/github/PullRequests"
@@ -19,21 +17,6 @@ export const cloneUrlOf = (apiUrl: string) => (repository: string): string => {
 }
 
 /**
- * The Agents of the configuration in force, looked up at each Attempt, so an Agent added or changed by a reload is
- * used from the next Attempt on. The executor reads the record by name only.
- */
-const liveAgents = (current: () => UsineConfig): Readonly<Record<string, AgentConfig>> =>
-  new Proxy({} as Record<string, AgentConfig>, {
-    get: (_, name) => (typeof name === "string" ? current().agents[name] : undefined),
-    has: (_, name) => typeof name === "string" && name in current().agents,
-    ownKeys: () => Object.keys(current().agents),
-    getOwnPropertyDescriptor: (_, name) =>
-      typeof name === "string" && name in current().agents
-        ? { enumerable: true, configurable: true, value: current().agents[name] }
-        : undefined
-  })
-
-/**
  * The real executor: each configured Worker on its transport (this machine, or an ssh host), pull requests through
  * the daemon's GitHub client, the daemon's redactor (built from `StartupPlan.secrets`, so it knows the Agents' keys).
  * Each Worker's root is locked at start; it is opened when first used; `~/` on an ssh Worker is that host's home.
@@ -48,7 +31,8 @@ export const WorkerExecutorLayer = (plan: StartupPlan) =>
       const { follow, pool, start, workers } = yield* makeWorkerPool(plan)
       yield* start(plan.config)
       const local = WorkerExecutor.layer({
-        agents: liveAgents(state.unsafeGet),
+        // Asked at each Attempt: an Agent added or changed by a reload is used from the next Attempt on.
+        agent: (name) => state.unsafeGet().agents[name],
         workers,
         token: plan.token,
         daemonEnv: plan.env,

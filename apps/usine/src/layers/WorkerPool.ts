@@ -2,7 +2,7 @@ import { Context, Effect, ExecutionStrategy, Exit, Scope } from "effect"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import type { WorkerConfig, WorkerSandbox } from "@usine/core/config/WorkerConfig"
 import * as LocalTransport from "@usine/executor/LocalTransport"
-import type { ExecutorWorker } from "@usine/executor/WorkerExecutor"
+import type { ExecutorWorker, WorkerDirectory } from "@usine/executor/WorkerDirectory"
 import { probeSandbox, SandboxUnavailable } from "@usine/executor/Sandbox"
 import * as SshTransport from "@usine/executor/SshTransport"
 import type { WorkerTransportShape } from "@usine/executor/WorkerTransport"
@@ -78,7 +78,7 @@ const announceSandbox = (name: string, sandbox: WorkerSandbox, transport: Worker
 /**
  * Opens each configured Worker in a scope of its own, forked from the caller's: its transport (an ssh Worker's
  * control connection) and its root lock last until it is retired and no Attempt runs on it any more, or the caller's
- * scope closes. `workers` is the live record the executor reads: the Workers in force, and a retired one under its
+ * scope closes. `workers` is the directory the executor asks: the Workers in force, and a retired one under its
  * name until its last Attempt ends (unless a Worker in force took the name). `follow` counts an Attempt on a Worker
  * while it runs.
  */
@@ -131,15 +131,10 @@ export const makeWorkerPool = (plan: StartupPlan) =>
       return undefined
     }
 
-    const workers: Readonly<Record<string, ExecutorWorker>> = new Proxy({} as Record<string, ExecutorWorker>, {
-      get: (_, name) => (typeof name === "string" ? lookup(name) : undefined),
-      has: (_, name) => typeof name === "string" && lookup(name) !== undefined,
-      ownKeys: () => [...new Set([...current.keys(), ...[...retiring].map((e) => e.name)])],
-      getOwnPropertyDescriptor: (_, name) => {
-        const entry = typeof name === "string" ? lookup(name) : undefined
-        return entry === undefined ? undefined : { enumerable: true, configurable: true, value: entry }
-      }
-    })
+    const workers: WorkerDirectory = {
+      get: lookup,
+      names: () => [...new Set([...current.keys(), ...[...retiring].map((e) => e.name)])]
+    }
 
     const follow = <A, E, R>(name: string, attempt: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       Effect.acquireUseRelease(

@@ -68,7 +68,7 @@ export const holdVerdict = Effect.fn("Brakes.holdVerdict")(function*(run: Run, f
 
   const caps = [
     { scope: "loop" as const, name: run.loop, configured: policy.budget },
-    { scope: "global" as const, name: "", configured: policies.budget }
+    { scope: "global" as const, name: "", configured: policies.budget() }
   ].filter((c) => c.configured?.dailyTokens !== undefined || c.configured?.dailyCostUsd !== undefined)
   if (caps.length > 0) {
     const day = budgetDayOf(now)

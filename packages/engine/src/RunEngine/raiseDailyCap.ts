@@ -28,7 +28,7 @@ export const raiseDailyCap = Effect.fn("RunEngine.raiseDailyCap")(function*(loop
   const brakes = yield* BrakeStore
   const scope = loop === undefined ? "the daemon" : `loop ${loop}`
   if (loop !== undefined && Option.isNone(policies.loop(loop))) return yield* new LoopNotConfigured({ loop })
-  const configured = loop === undefined ? policies.budget : Option.getOrUndefined(policies.loop(loop))?.budget
+  const configured = loop === undefined ? policies.budget() : Option.getOrUndefined(policies.loop(loop))?.budget
   const tokensCap = configured?.dailyTokens
   const costCap = configured?.dailyCostUsd
   if (tokensCap === undefined && costCap === undefined) return yield* new DailyCapNotSet({ scope })

@@ -1,9 +1,9 @@
 import { Effect, Option } from "effect"
 import * as path from "node:path/posix"
 import { AgentFailure } from "@usine/core/attempt/failure"
-import type { WorkerSandbox } from "@usine/core/config/WorkerConfig"
 import * as DurableSession from "../DurableSession"
-import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
+import type { ExecutorWorker, WorkerDirectory } from "../WorkerDirectory"
+import type { TransportError } from "../WorkerTransport"
 import * as Workspace from "../Workspace"
 import type { WorkerHandle } from "./AttemptContext"
 
@@ -13,24 +13,17 @@ export interface LocatedAttempt {
   readonly worktree: string
 }
 
-/** One Worker as the executor is given it: its transport and its workspace root on that host. */
-export interface LocatorWorker {
-  readonly transport: WorkerTransportShape
-  readonly root: string
-  readonly sandbox?: WorkerSandbox | undefined
-}
-
 /**
  * The executor's Workers and where each Attempt lives. A Worker's workspace root is opened on first use, so an
  * unreachable Worker fails its Attempts, not the daemon's start. Attempts this process did not place (a cancel
  * after a restart) are found by looking for their folder on every Worker.
  *
- * The Workers record is read at each use, so the app may change it while running (a reload, ADR 0052). A Worker is
- * known by its record entry, not only its name: an Attempt placed on a Worker that was since replaced under the same
+ * The Workers are asked for at each use, so the app may change them while running (a reload, ADR 0052, 0072). A
+ * Worker is known by its entry, not only its name: an Attempt placed on a Worker that was since replaced under the same
  * name (another root or host) is still found on the entry it was placed on.
  */
 export interface AttemptLocator {
-  readonly names: ReadonlyArray<string>
+  readonly names: () => ReadonlyArray<string>
   /** The Worker by name, its root opened. */
   readonly worker: (name: string) => Effect.Effect<WorkerHandle, AgentFailure | TransportError>
   /** Remembers which Worker runs an Attempt. */
@@ -40,12 +33,12 @@ export interface AttemptLocator {
 }
 
 export const AttemptLocator = {
-  make: (workers: Readonly<Record<string, LocatorWorker>>) =>
+  make: (workers: WorkerDirectory) =>
     Effect.sync((): AttemptLocator => {
-      const opened = new WeakMap<LocatorWorker, WorkerHandle>()
-      const placements = new Map<string, { readonly name: string; readonly entry: LocatorWorker | undefined }>()
+      const opened = new WeakMap<ExecutorWorker, WorkerHandle>()
+      const placements = new Map<string, { readonly name: string; readonly entry: ExecutorWorker | undefined }>()
 
-      const open = (name: string, config: LocatorWorker): Effect.Effect<WorkerHandle, TransportError> => {
+      const open = (name: string, config: ExecutorWorker): Effect.Effect<WorkerHandle, TransportError> => {
         const cached = opened.get(config)
         if (cached !== undefined) return Effect.succeed(cached)
         return Workspace.make({ transport: config.transport, root: config.root }).pipe(
@@ -68,12 +61,12 @@ export const AttemptLocator = {
 
       const worker = (name: string): Effect.Effect<WorkerHandle, AgentFailure | TransportError> =>
         Effect.suspend((): Effect.Effect<WorkerHandle, AgentFailure | TransportError> => {
-          const config = workers[name]
+          const config = workers.get(name)
           if (config === undefined) return Effect.fail(new AgentFailure({ reason: `no Worker named ${name} is configured`, evidence: "" }))
           return open(name, config)
         })
 
-      const lookIn = (name: string, attemptId: string, entry?: LocatorWorker) =>
+      const lookIn = (name: string, attemptId: string, entry?: ExecutorWorker) =>
         Effect.gen(function* () {
           const handle = yield* (entry === undefined ? worker(name) : open(name, entry))
           const { attemptDir, worktree } = yield* handle.workspace.locate(attemptId)
@@ -89,7 +82,7 @@ export const AttemptLocator = {
             const found = yield* lookIn(placed.name, attemptId, placed.entry)
             if (Option.isSome(found)) return found
           }
-          const names = Object.keys(workers)
+          const names = workers.names()
           const first = hint ?? placed?.name
           const order = first === undefined ? names : [first, ...names.filter((n) => n !== first)]
           for (const name of order) {
@@ -100,11 +93,9 @@ export const AttemptLocator = {
         })
 
       return {
-        get names() {
-          return Object.keys(workers)
-        },
+        names: workers.names,
         worker,
-        place: (attemptId, name) => void placements.set(attemptId, { name, entry: workers[name] }),
+        place: (attemptId, name) => void placements.set(attemptId, { name, entry: workers.get(name) }),
         find
       }
     })

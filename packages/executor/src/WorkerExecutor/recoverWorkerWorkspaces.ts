@@ -16,7 +16,7 @@ import type { AttemptLocator } from "./AttemptLocator"
 export const recoverWorkerWorkspaces = (settings: ExecutorSettings, locator: AttemptLocator, live: ReadonlyArray<Attempt>) =>
   Effect.gen(function* () {
     const report = { salvaged: [] as Array<string>, removed: [] as Array<string>, kept: [] as Array<string> }
-    for (const name of locator.names) {
+    for (const name of locator.names()) {
       const worker = yield* locator.worker(name).pipe(Effect.option)
       if (Option.isNone(worker)) {
         yield* Effect.logWarning("a Worker could not be reached for recovery").pipe(Effect.annotateLogs({ worker: name }))

@@ -2,7 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { AttemptLocator, type LocatorWorker } from "@usine/executor/WorkerExecutor/AttemptLocator"
+import { AttemptLocator } from "@usine/executor/WorkerExecutor/AttemptLocator"
+import { type ExecutorWorker, WorkerDirectory } from "@usine/executor/WorkerDirectory"
 import * as LocalTransport from "@usine/executor/LocalTransport"
 import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
@@ -17,16 +18,16 @@ describe("AttemptLocator with Workers changed while running (ADR 0052)", () => {
     Effect.gen(function* () {
       const dir = yield* scopedTempDir("usine-locator-")
       const transport = LocalTransport.make()
-      const before: LocatorWorker = { transport, root: path.join(dir, "old") }
-      const after: LocatorWorker = { transport, root: path.join(dir, "new") }
-      const workers: Record<string, LocatorWorker> = { w: before }
-      const locator = yield* AttemptLocator.make(workers)
+      const before: ExecutorWorker = { transport, root: path.join(dir, "old") }
+      const after: ExecutorWorker = { transport, root: path.join(dir, "new") }
+      const workers: Record<string, ExecutorWorker> = { w: before }
+      const locator = yield* AttemptLocator.make(WorkerDirectory.of(workers))
       attemptFolder(before.root, "a1")
 
       locator.place("a1", "w")
       workers.w = after // a reload replaced w (another root); a1 still runs on the old one
       workers.extra = { transport, root: path.join(dir, "extra") }
-      assert.deepStrictEqual(locator.names, ["w", "extra"])
+      assert.deepStrictEqual(locator.names(), ["w", "extra"])
       assert.strictEqual((yield* locator.worker("w")).workspace.root, fs.realpathSync(after.root))
 
       const found = yield* locator.find("a1")

@@ -7,6 +7,7 @@ import { GitHubSim } from "@usine/github-sim/GitHubSim"
 import * as WorkerExecutor from "../../src/WorkerExecutor"
 import { PullRequests } from "@usine/github/PullRequests"
 import * as SshTransport from "../../src/SshTransport"
+import { WorkerDirectory } from "../../src/WorkerDirectory"
 import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { makeAttempt, makeRun, policy, pushBranch, recorder, REPOSITORY, scriptedAgent, setup, simLayer } from "./support/fixture"
 
@@ -246,7 +247,7 @@ describe("WorkerExecutor on pull requests", () => {
           destination: "127.0.0.1",
           sshOptions: ["-p", "1", "-o", "ConnectTimeout=3", "-o", "UserKnownHostsFile=/dev/null"]
         })
-        const remote = yield* WorkerExecutor.make({ ...t.executorOptions, workers: { remote: { transport: ssh, root: "/tmp/usine-unreachable" } } }).pipe(
+        const remote = yield* WorkerExecutor.make({ ...t.executorOptions, workers: WorkerDirectory.of({ remote: { transport: ssh, root: "/tmp/usine-unreachable" } }) }).pipe(
           Effect.provideService(PullRequests, t.pullRequests)
         )
         const away = makeRun("edit")

@@ -8,6 +8,7 @@ import { SessionRecord } from "../../src/DurableSession/SessionRecord"
 import * as WorkerExecutor from "../../src/WorkerExecutor"
 import { PullRequests } from "@usine/github/PullRequests"
 import * as SshTransport from "../../src/SshTransport"
+import { WorkerDirectory } from "../../src/WorkerDirectory"
 import { runningInGroup } from "../groupProcesses"
 import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { sshdAvailable, sshServer } from "../sshServer"
@@ -45,8 +46,8 @@ describe.runIf(sshdAvailable)("WorkerExecutor on an SSH Worker", () => {
             const pullRequests = yield* Effect.provide(PullRequests, github)
             return yield* WorkerExecutor.make({
               ...t.executorOptions,
-              agents: { slow },
-              workers: { remote: { transport, root } },
+              agent: (name) => (name === "slow" ? slow : undefined),
+              workers: WorkerDirectory.of({ remote: { transport, root } }),
               pollInterval: "100 millis"
             }).pipe(Effect.provideService(PullRequests, pullRequests))
           }).pipe(Scope.extend(scope))

@@ -21,6 +21,7 @@ import { runGit } from "@usine/github-sim/git/runGit"
 import { GitHubSim } from "@usine/github-sim/GitHubSim"
 import * as WorkerExecutor from "../../../src/WorkerExecutor"
 import * as LocalTransport from "../../../src/LocalTransport"
+import { WorkerDirectory } from "../../../src/WorkerDirectory"
 import { PullRequests } from "@usine/github/PullRequests"
 import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
@@ -136,8 +137,8 @@ export const setup = (
     const client = GitHubClient.Default({ token, apiUrl: sim.url, retries: 0 })
     const agents = { ...Object.fromEntries(MODES.map((mode) => [mode, scriptedAgent(mode)])), ...options.agents }
     const executorOptions: WorkerExecutor.WorkerExecutorOptions = {
-      agents,
-      workers: { local: { transport: LocalTransport.make(), root, ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }) } },
+      agent: (name) => agents[name],
+      workers: WorkerDirectory.of({ local: { transport: LocalTransport.make(), root, ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }) } }),
       token,
       cloneUrl: (repository) => `${git.base}/${repository}.git`,
       pollInterval: "30 millis",

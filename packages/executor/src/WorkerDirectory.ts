@@ -1,0 +1,28 @@
+import type { WorkerSandbox } from "@usine/core/config/WorkerConfig"
+import type { WorkerTransportShape } from "./WorkerTransport"
+
+/** A Worker this executor runs Attempts on: this machine or an ssh host, through its transport. */
+export interface ExecutorWorker {
+  readonly transport: WorkerTransportShape
+  /** Where workspaces live on that host (`mirrors/`, `attempts/`, lent `credentials/`). */
+  readonly root: string
+  /** How its agents and `verify` commands are confined (ADR 0054); `bubblewrap` when absent. */
+  readonly sandbox?: WorkerSandbox | undefined
+}
+
+/**
+ * The Workers the executor runs on, asked by name at each use (ADR 0072): the app answers from the Workers in force,
+ * so a reload changes the answers, and a Worker is known by the entry it answers, not only its name.
+ */
+export interface WorkerDirectory {
+  readonly get: (name: string) => ExecutorWorker | undefined
+  readonly names: () => ReadonlyArray<string>
+}
+
+export const WorkerDirectory = {
+  /** Answers from `record` at each call: a fixed set of Workers, or one a test changes in place. */
+  of: (record: Readonly<Record<string, ExecutorWorker>>): WorkerDirectory => ({
+    get: (name) => record[name],
+    names: () => Object.keys(record)
+  })
+}
