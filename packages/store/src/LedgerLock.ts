@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { hostname } from "node:os"
 import { Context, Data, Effect, Layer, type Scope } from "effect"
+import { SqliteDatabase } from "./SqliteDatabase"
 
 /** Another process (or this one) holds the ledger; opening it again is refused. */
 export class LedgerLocked extends Data.TaggedError("LedgerLocked")<{
@@ -27,17 +27,6 @@ export class LedgerLock extends Context.Tag("usine/LedgerLock")<
 export const lockFileOf = (ledger: string): string => `${ledger}.lock`
 export const holderFileOf = (ledger: string): string => `${ledger}.lock.holder`
 
-/** Just what the lock needs of better-sqlite3, which ships no types of its own. */
-interface LockDatabase {
-  exec(sql: string): void
-  close(): void
-}
-const Database = createRequire(import.meta.url)("better-sqlite3") as new (
-  path: string,
-  options: { readonly timeout: number }
-) => LockDatabase
-
-const isBusy = (error: unknown): boolean => (error as { code?: unknown }).code === "SQLITE_BUSY"
 
 const readHolder = (ledger: string): { readonly pid: number | undefined; readonly host: string | undefined } => {
   try {
@@ -61,21 +50,21 @@ const writeHolder = (ledger: string): void => {
  * The exclusion is an SQLite EXCLUSIVE lock on `<ledger>.lock`, held by an open transaction: the kernel drops
  * it when the process dies, so a crash never leaves a lock behind. The pid beside it only names the holder.
  */
-const lockSync = (ledger: string): LockDatabase | LedgerLocked => {
+const lockSync = (ledger: string): SqliteDatabase | LedgerLocked => {
   const lockFile = lockFileOf(ledger)
-  const db = new Database(lockFile, { timeout: 0 })
+  const db = SqliteDatabase.open(lockFile, { timeout: 0 })
   try {
     db.exec("BEGIN EXCLUSIVE")
   } catch (error) {
     db.close()
-    if (!isBusy(error)) throw error
+    if (!SqliteDatabase.isBusy(error)) throw error
     return new LedgerLocked({ ledger, lockFile, ...readHolder(ledger) })
   }
   writeHolder(ledger)
   return db
 }
 
-const unlockSync = (ledger: string, db: LockDatabase): void => {
+const unlockSync = (ledger: string, db: SqliteDatabase): void => {
   if (readHolder(ledger).pid === process.pid) rmSync(holderFileOf(ledger), { force: true })
   db.close()
 }

@@ -3,9 +3,9 @@ import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Clock, Effect, Layer, Schema } from "effect"
 import { Submission } from "@usine/core/event/Submission"
 import { EventId } from "@usine/core/ids/EventId"
-import { ItemKey } from "@usine/core/ids/ItemKey"
 import { refusalEventIdOf } from "@usine/core/trust/refusalEventIdOf"
 import { TriggerRefusals } from "./TriggerRefusals"
+import { loopItemFields } from "@usine/core/ids/loopItemFields"
 
 const RefusedRow = Schema.transform(
   Schema.Struct({
@@ -19,9 +19,7 @@ const RefusedRow = Schema.transform(
   }),
   Schema.Struct({
     eventId: Schema.String.pipe(Schema.fromBrand(EventId)),
-    loop: Schema.String,
-    itemKey: Schema.String.pipe(Schema.fromBrand(ItemKey)),
-    repository: Schema.String,
+    ...loopItemFields,
     number: Schema.UndefinedOr(Schema.Number),
     reason: Schema.String,
     at: Schema.Number

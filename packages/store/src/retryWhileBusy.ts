@@ -1,12 +1,9 @@
 import { SqlError } from "@effect/sql/SqlError"
 import { Data, Duration, Effect, Option, Schedule } from "effect"
+import { SqliteDatabase } from "./SqliteDatabase"
 
 /** SQLite's "another connection holds the lock" answers: `SQLITE_BUSY` and its extended codes (`SQLITE_BUSY_SNAPSHOT`, ...). */
-export const isBusy = (error: unknown): error is SqlError => {
-  if (!(error instanceof SqlError)) return false
-  const code = (error.cause as { readonly code?: unknown } | null | undefined)?.code
-  return typeof code === "string" && (code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_"))
-}
+export const isBusy = (error: unknown): error is SqlError => error instanceof SqlError && SqliteDatabase.isBusy(error.cause)
 
 /** Eight retries, exponential from 25 ms and at most 1 s apart: about 4 s on top of each statement's busy timeout. */
 export const busySchedule = Schedule.exponential(Duration.millis(25)).pipe(

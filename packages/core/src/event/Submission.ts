@@ -1,13 +1,11 @@
 import { Schema } from "effect"
 import { EventId } from "../ids/EventId"
-import { ItemKey } from "../ids/ItemKey"
+import { loopItemFields } from "../ids/loopItemFields"
 
 /** What a trigger hands the engine for one Loop and Item whose `if:` holds. */
 export const Submission = Schema.Struct({
   eventId: Schema.String.pipe(Schema.fromBrand(EventId)),
-  loop: Schema.String,
-  itemKey: Schema.String.pipe(Schema.fromBrand(ItemKey)),
-  repository: Schema.String,
+  ...loopItemFields,
   /** Issue or pull request number; absent for a schedule Tick. */
   number: Schema.optional(Schema.Number),
   /** The Item's cycle generation when the trigger read it. */

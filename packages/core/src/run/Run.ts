@@ -1,17 +1,15 @@
 import { Schema } from "effect"
 import { EventId } from "../ids/EventId"
-import { ItemKey } from "../ids/ItemKey"
 import { RunId } from "../ids/RunId"
 import { AttemptId } from "../ids/AttemptId"
 import { RunState } from "./state"
+import { loopItemFields } from "../ids/loopItemFields"
 
 /** A Run as the ledger holds it. `version` increases with every write; a stale write is refused. */
 export class Run extends Schema.Class<Run>("Run")({
   id: Schema.String.pipe(Schema.fromBrand(RunId)),
   eventId: Schema.String.pipe(Schema.fromBrand(EventId)),
-  loop: Schema.String,
-  itemKey: Schema.String.pipe(Schema.fromBrand(ItemKey)),
-  repository: Schema.String,
+  ...loopItemFields,
   number: Schema.optional(Schema.Number),
   generation: Schema.Number,
   state: RunState,

@@ -1,9 +1,8 @@
-import { Data, Effect, Option, type Redacted } from "effect"
+import { Data, Effect, Option } from "effect"
 import * as path from "node:path/posix"
-import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
-import { GitCommandFailed } from "../Workspace/WorkspaceFailures"
+import type { GitCommandFailed } from "../Workspace/WorkspaceFailures"
 import { type MirrorGit, mirrorGit } from "../Workspace/mirrorGit"
-import { networkGit } from "../Workspace/networkGit"
+import { type GitHubAccess, networkGit } from "../Workspace/networkGit"
 import { runGit } from "../Workspace/runGit"
 import { collectScript } from "./collectScript"
 import { parseNumstat } from "./parseNumstat"
@@ -21,8 +20,6 @@ export class AgentWorkUnreadable extends Data.TaggedError("AgentWorkUnreadable")
   }
 }
 
-export type GitError = TransportError | GitCommandFailed
-
 /** `harvest/<attempt folder>.git` under the Worker root: outside every folder an agent can see. */
 export const harvestRepoOf = (root: string, attemptDir: string): string => path.join(root, "harvest", `${path.basename(attemptDir)}.git`)
 
@@ -35,16 +32,11 @@ const COLLECTED = "refs/usine/collected"
  * (its objects borrow the mirror's); every later command (guards' diff, push, salvage) runs there, against the
  * GitHub URL itself, with the token lent only to network commands and only for that URL's origin.
  */
-export const attemptGit = (options: {
-  readonly transport: WorkerTransportShape
-  /** The Worker root: lent tokens live under it for one command. */
-  readonly root: string
+export const attemptGit = (options: GitHubAccess & {
   readonly mirror: string
   /** The agent's working tree, read as files. */
   readonly worktree: string
   readonly harvestRepo: string
-  readonly cloneUrl: string
-  readonly token: Redacted.Redacted<string> | undefined
   readonly timeoutMs?: number
 }) => {
   const { transport, harvestRepo, cloneUrl } = options

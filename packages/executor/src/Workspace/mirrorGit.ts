@@ -1,8 +1,8 @@
-import { Effect, Option, type Redacted } from "effect"
+import { Effect, Option } from "effect"
 import * as path from "node:path/posix"
-import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
+import type { TransportError } from "../WorkerTransport"
 import type { GitCommandFailed } from "./WorkspaceFailures"
-import { networkGit } from "./networkGit"
+import { type GitHubAccess, networkGit } from "./networkGit"
 import { runGit } from "./runGit"
 
 export type GitError = TransportError | GitCommandFailed
@@ -17,16 +17,7 @@ const PLANTABLE = ["hooks", "info/attributes", "objects/info/alternates", "objec
  * Git in one repository's mirror (`mirrors/<owner>__<name>.git`), which only the daemon writes (ADR 0053). Every
  * network command names the GitHub URL itself: the mirror has no remote, no `insteadOf`, no proxy to repoint.
  */
-export const mirrorGit = (options: {
-  readonly transport: WorkerTransportShape
-  /** The Worker root: lent tokens live under it for one command. */
-  readonly root: string
-  readonly mirror: string
-  /** The repository on GitHub, without credentials. */
-  readonly cloneUrl: string
-  readonly token: Redacted.Redacted<string> | undefined
-  readonly timeoutMs?: number
-}) => {
+export const mirrorGit = (options: GitHubAccess & { readonly mirror: string; readonly timeoutMs?: number }) => {
   const { transport, mirror, cloneUrl } = options
   const timeoutMs = options.timeoutMs ?? 600_000
   const git = (args: ReadonlyArray<string>, env?: Readonly<Record<string, string>>) =>

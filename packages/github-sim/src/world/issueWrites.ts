@@ -3,6 +3,7 @@ import { NotFound, Unprocessable } from "./ApiError"
 import type { SimComment, SimEvent, SimItem } from "./SimItem"
 import type { SimRepository } from "./SimRepository"
 import type { SimWorld } from "./SimWorld"
+import { newItem } from "./newItem"
 
 /** Fields of a new issue. */
 export interface NewIssue {
@@ -75,27 +76,7 @@ export const createIssue = Effect.fn("SimWorld.createIssue")(function* (
   input: NewIssue
 ) {
   yield* validTitle(input.title)
-  const at = world.now()
-  const item: SimItem = {
-    id: world.nextId(),
-    pullId: 0,
-    number: repo.nextNumber(),
-    title: input.title,
-    body: input.body ?? null,
-    lastEdit: null,
-    state: "open",
-    stateReason: null,
-    author,
-    labels: [],
-    assignees: [...(input.assignees ?? [])],
-    comments: [],
-    events: [],
-    createdAt: at,
-    updatedAt: at,
-    closedAt: null,
-    closedBy: null,
-    locked: false
-  }
+  const item = newItem(world, repo, { title: input.title, body: input.body, author, assignees: input.assignees })
   repo.items.set(item.number, item)
   if (input.labels !== undefined) replaceLabels(world, repo, item, input.labels, author)
   if (input.state === "closed") setState(world, item, "closed", null, author)

@@ -4,6 +4,7 @@ import { recordEvent, updateIssue } from "./issueWrites"
 import type { SimItem, SimPull, SimReview } from "./SimItem"
 import type { SimRepository } from "./SimRepository"
 import type { SimWorld } from "./SimWorld"
+import { newItem } from "./newItem"
 
 /** A new pull request; the caller resolved both branches in the bare repository (undefined: missing). */
 export interface NewPull {
@@ -58,7 +59,6 @@ export const createPull = Effect.fn("SimWorld.createPull")(function* (
     return yield* Effect.fail(custom(`A pull request already exists for ${repo.owner}:${head}.`))
   }
   if (input.headSha === input.baseSha) return yield* Effect.fail(custom(`No commits between ${input.base} and ${head}`))
-  const at = world.now()
   const pull: SimPull = {
     head,
     headSha: input.headSha,
@@ -74,29 +74,9 @@ export const createPull = Effect.fn("SimWorld.createPull")(function* (
     reviewDecision: null,
     reviews: []
   }
-  const item: SimItem = {
-    id: world.nextId(),
-    pullId: world.nextId(),
-    number: repo.nextNumber(),
-    title: input.title,
-    body: input.body ?? null,
-    lastEdit: null,
-    state: "open",
-    stateReason: null,
-    author,
-    labels: [],
-    assignees: [],
-    comments: [],
-    events: [],
-    createdAt: at,
-    updatedAt: at,
-    closedAt: null,
-    closedBy: null,
-    locked: false,
-    pull
-  }
+  const item = newItem(world, repo, { title: input.title, body: input.body, author, pull })
   repo.items.set(item.number, item)
-  repo.updatedAt = at
+  repo.updatedAt = item.createdAt
   return item
 })
 

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { ItemKey } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
+import { loopItemFields } from "@usine/core/ids/loopItemFields"
 
 /** The seven Run state tags, as stored in `usine_runs.state`. */
 export const RunStateTagSchema = Schema.Literal("Pending", "Waiting", "Queued", "Running", "Reviewing", "Succeeded", "Failed", "Canceled")
@@ -10,9 +11,7 @@ export const RUN_STATE_TAGS = RunStateTagSchema.literals
 /** A Run as lists show it: no task text, no transcript. */
 export const RunSummary = Schema.Struct({
   id: Schema.String.pipe(Schema.fromBrand(RunId)),
-  loop: Schema.String,
-  itemKey: Schema.String.pipe(Schema.fromBrand(ItemKey)),
-  repository: Schema.String,
+  ...loopItemFields,
   number: Schema.optional(Schema.Number),
   state: RunStateTagSchema,
   /** The tag of a Canceled Run's reason (`OperatorCanceled`, `Superseded`, `Revoked`, `ApprovalTimedOut`). */

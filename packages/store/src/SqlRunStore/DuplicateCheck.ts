@@ -1,4 +1,3 @@
-import { createRequire } from "node:module"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { SqliteClient } from "@effect/sql-sqlite-node/SqliteClient"
 import { Effect, Option, type Scope } from "effect"
@@ -6,6 +5,7 @@ import type { EventId } from "@usine/core/ids/EventId"
 import type { ClaimResult } from "../RunStore"
 import { BUSY_TIMEOUT_MS } from "../Sql"
 import { type RunRow, runOfStoredRow } from "./RunRow"
+import { SqliteDatabase } from "../SqliteDatabase"
 
 /** The Event's row joined with its Run (all columns null when it has none) and its ignore reason. */
 type RecordedRow = { readonly event_status: string; readonly ignored_reason: string | null } & (
@@ -34,17 +34,6 @@ export const finalOutcomeOf = (eventId: EventId, row: RecordedRow | undefined): 
   return Option.none()
 }
 
-/** Just what the check needs of better-sqlite3, which ships no types of its own. */
-interface ReaderDatabase {
-  prepare(sql: string): { get(...params: ReadonlyArray<unknown>): unknown }
-  pragma(pragma: string): unknown
-  close(): void
-}
-const Database = createRequire(import.meta.url)("better-sqlite3") as new (
-  path: string,
-  options: { readonly fileMustExist: boolean }
-) => ReaderDatabase
-
 /**
  * A read-only look-up before the claim's write transaction. On a ledger file it reads through a second, query-only
  * connection with one prepared statement: in WAL mode that connection sees committed rows only, so an in-flight
@@ -66,7 +55,7 @@ export const makeDuplicateCheck = (
     }
     const reader = yield* Effect.acquireRelease(
       Effect.sync(() => {
-        const db = new Database(filename, { fileMustExist: true })
+        const db = SqliteDatabase.open(filename, { fileMustExist: true })
         db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
         db.pragma("query_only = 1")
         return db
