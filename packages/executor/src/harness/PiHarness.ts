@@ -5,7 +5,7 @@ import { cliArgv } from "./cliArgv"
 import { type Harness, MODEL_PROVIDER_KEY_VARIABLE, type ModelProvider, type StreamParser } from "./Harness"
 import { arr, jsonLine, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
 import { jsonStreamParser } from "./jsonStreamParser"
-import { PI_TASK_ID, piChannel, piCommand } from "./piChannel"
+import { PI_STATE_ID, PI_TASK_ID, piChannel, piCommand } from "./piChannel"
 import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
 import { toolCallText } from "./toolCallText"
@@ -38,7 +38,7 @@ export const PiHarness: Harness = {
         PI_SKIP_VERSION_CHECK: "1",
         ...(provider?.apiKey === undefined ? {} : { [MODEL_PROVIDER_KEY_VARIABLE]: provider.apiKey })
       },
-      stdin: piCommand({ id: PI_TASK_ID, type: "prompt", message: input.prompt }),
+      stdin: `${piCommand({ id: PI_TASK_ID, type: "prompt", message: input.prompt })}${piCommand({ id: PI_STATE_ID, type: "get_state" })}`,
       files: {
         "pi-agent/settings.json": "{}\n",
         ...(provider === undefined ? {} : { "pi-agent/models.json": modelsJson(provider) })
@@ -109,6 +109,7 @@ const piParser = (): StreamParser => {
     // usine sends no command but the task and operator messages, each with an id.
     const id = str(e["id"])
     if (id === undefined) return [unknownEventRow(e, at)]
+    if (id === PI_STATE_ID) return [{ kind: "system", text: `pi session ${str(obj(e["data"])["sessionId"]) ?? "?"}`, at }]
     answered.add(id)
     const reason = str(e["error"]) ?? "refused"
     if (id === PI_TASK_ID) {
