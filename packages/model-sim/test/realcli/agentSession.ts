@@ -57,9 +57,23 @@ export const agentSession = (
       config: { grant: [], set: {} },
       harness: inv.env
     })
-    const cli = yield* startCli(inv, { workdir: folders.workdir, attemptDir: folders.attemptDir, env })
+    const cli = yield* startCli(inv, {
+      workdir: folders.workdir,
+      attemptDir: folders.attemptDir,
+      env,
+      ...(harness.channel?._tag === "Stdin" ? { closeStdinWhen: idleWatcher(harness) } : {})
+    })
     return { ...folders, sim, inv, cli, parsed: () => parse(harness, cli) }
   })
+
+/** True from the stdout line on which the harness's own parser sees the CLI idle, waiting for input. */
+const idleWatcher = (harness: Harness) => {
+  const parser = harness.parser()
+  return (line: string): boolean => {
+    parser.line(line, 0)
+    return parser.idle?.() === true
+  }
+}
 
 /** The transcript rows the harness's parser makes of everything printed so far, and the parser itself. */
 export const parse = (harness: Harness, cli: CliProcess) => {

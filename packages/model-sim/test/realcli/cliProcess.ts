@@ -5,6 +5,9 @@ import { dirname, join } from "node:path"
 import type { HarnessInvocation } from "@usine/executor/harness/Harness"
 import { livingInGroup } from "./processGroup"
 
+/** How long a CLI fed on stdin stays idle, printing nothing, before its stdin is closed. */
+const IDLE_CLOSE_MS = 500
+
 /** A stdout line and when it arrived (ms since the process started). */
 export interface TimedLine {
   readonly at: number
@@ -36,7 +39,17 @@ export interface CliProcess {
  */
 export const startCli = (
   inv: HarnessInvocation,
-  options: { readonly workdir: string; readonly attemptDir: string; readonly env: Readonly<Record<string, string>> }
+  options: {
+    readonly workdir: string
+    readonly attemptDir: string
+    readonly env: Readonly<Record<string, string>>
+    /**
+     * For a CLI whose stdin is its input channel (ADR 0062): fed each stdout line, says whether the CLI is now idle.
+     * Stdin stays open after the prompt until the CLI has been idle for `IDLE_CLOSE_MS` with nothing more printed (a
+     * CLI may report a retry right after its end), as the session's feeder does; without it stdin closes at once.
+     */
+    readonly closeStdinWhen?: (line: string) => boolean
+  }
 ) =>
   Effect.gen(function* () {
     for (const [relative, content] of Object.entries(inv.files)) {
@@ -55,14 +68,25 @@ export const startCli = (
     )
     const pgid = child.pid ?? 0
     let partial = ""
+    let closing: ReturnType<typeof setTimeout> | undefined
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       const parts = (partial + chunk).split("\n")
       partial = parts.pop() ?? ""
-      for (const text of parts) lines.push({ at: Date.now() - started, text })
+      let idle = false
+      for (const text of parts) {
+        lines.push({ at: Date.now() - started, text })
+        idle = options.closeStdinWhen?.(text) === true
+      }
+      clearTimeout(closing)
+      if (idle) closing = setTimeout(() => child.stdin.writableEnded || child.stdin.end(), IDLE_CLOSE_MS)
     })
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-    child.on("close", (code, signal) => Deferred.unsafeDone(exit, Effect.succeed({ code, signal })))
-    child.stdin.end(inv.stdin ?? "")
+    child.on("close", (code, signal) => {
+      clearTimeout(closing)
+      Deferred.unsafeDone(exit, Effect.succeed({ code, signal }))
+    })
+    if (options.closeStdinWhen === undefined) child.stdin.end(inv.stdin ?? "")
+    else child.stdin.write(inv.stdin ?? "")
 
     const lineWhere = (predicate: (line: string) => boolean, timeout: Duration.DurationInput) =>
       Effect.suspend(() => {
