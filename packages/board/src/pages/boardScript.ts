@@ -38,7 +38,9 @@ export const boardScript = `(() => {
       headers: { Accept: "application/json", "X-CSRF-Token": csrf }
     });
     const body = await res.json().catch(() => ({}));
-    flash(res.ok ? "Done." : (body.message ?? res.statusText), !res.ok);
+    // Intervene says what became of the message (ADR 0062): delivered, queued or refused, with how or why.
+    const told = res.ok && body.status && body.detail ? body.status + ": " + body.detail : undefined;
+    flash(res.ok ? (told ?? "Done.") : (body.message ?? res.statusText), !res.ok || body.status === "refused");
     await refresh();
   });
   const rowOf = (line) => {
