@@ -2,8 +2,9 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { REPOSITORY } from "../support/daemonConfig"
 import { BoardWorld, BoardWorldLive } from "./support/BoardWorld"
-import { REVIEWED_LABEL } from "./support/browserConfig"
+import { COLUMNS, REVIEWED_LABEL } from "./support/browserConfig"
 import { chromiumMissing } from "./support/scopedBrowser"
+import { markDocument, stillSameDocument } from "./support/sameDocument"
 import { noProblems, scopedPage } from "./support/scopedPage"
 import { screenshot } from "./support/screenshot"
 import { step } from "./support/step"
@@ -63,6 +64,95 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
         assert.include(raw, `\n+${ADDED_LINE}\n`)
         yield* noProblems(tab)
         yield* screenshot(page, "run-change")
+      }), 120_000)
+
+    it.scoped("a card dragged to another column swaps the labels on GitHub, then shows its Run's state, Loop and pull request", () =>
+      Effect.gen(function* () {
+        const { browser, labelsOf, openIssue, polledOntoBoard, pullRequestAt, url } = yield* BoardWorld
+        const tab = yield* scopedPage(browser)
+        const { page } = tab
+        const dragged = yield* openIssue("slugify keeps punctuation", "Hello, World! gives hello,-world!", COLUMNS.ideas.label)
+        const keyed = yield* openIssue("Slugs of titles in capitals", "Should SHOUTING stay?", COLUMNS.ideas.label)
+        yield* polledOntoBoard(dragged.number)
+        yield* polledOntoBoard(keyed.number)
+        yield* step(() => page.goto(`${url}board`))
+        yield* markDocument(page)
+        const cardIn = (column: string, number: number) =>
+          page.locator(`[data-testid="column"][data-column="${column}"] [data-testid="card"][data-number="${number}"]`)
+        const ready = page.locator(`[data-testid="column"][data-column="${COLUMNS.ready.name}"]`)
+
+        yield* step(() => cardIn(COLUMNS.ideas.name, dragged.number).dragTo(ready))
+        yield* step(() => cardIn(COLUMNS.ready.name, dragged.number).waitFor())
+        assert.deepStrictEqual(yield* labelsOf(dragged.number), [COLUMNS.ready.label], "the drop swapped the column labels on GitHub")
+
+        // The keyboard does the same: Alt+→ on a focused card.
+        yield* step(() => cardIn(COLUMNS.ideas.name, keyed.number).focus())
+        yield* step(() => page.keyboard.press("Alt+ArrowRight"))
+        yield* step(() => cardIn(COLUMNS.ready.name, keyed.number).waitFor())
+        assert.deepStrictEqual(yield* labelsOf(keyed.number), [COLUMNS.ready.label], "Alt+→ swapped the column labels on GitHub")
+
+        const card = cardIn(COLUMNS.ready.name, dragged.number)
+        const badge = card.locator('[data-testid="card-state"]')
+        yield* step(() => badge.filter({ hasText: /^Waiting$/ }).waitFor({ timeout: 30_000 }))
+        assert.strictEqual(yield* step(() => card.locator('[data-testid="card-loop"]').innerText()), "fix-bugs")
+        yield* stillSameDocument(page)
+        const runId = (yield* step(() => card.locator('[data-testid="card-run"]').getAttribute("data-run-id"))) ?? ""
+
+        const needsYou = yield* scopedPage(browser)
+        yield* step(() => needsYou.page.goto(url))
+        yield* step(() => needsYou.page.click(`[data-testid="approve-${runId}"]`))
+        yield* step(() => needsYou.page.locator('[data-testid="flash"]', { hasText: "Done." }).waitFor())
+
+        yield* step(() => badge.filter({ hasText: /^Running \d+ s$/ }).waitFor({ timeout: 30_000 }))
+        assert.match((yield* step(() => badge.locator("time").getAttribute("title"))) ?? "", /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/)
+        const pr = card.locator('[data-testid="card-pr"]')
+        yield* step(() => pr.waitFor({ timeout: 60_000 }))
+        assert.strictEqual(yield* step(() => badge.innerText()), "Succeeded")
+        const pull = yield* pullRequestAt((yield* step(() => pr.getAttribute("href"))) ?? "")
+        assert.strictEqual(pull?.title, "Strip punctuation in slugify")
+        assert.strictEqual(yield* step(() => pr.innerText()), `PR #${pull?.number}`)
+        yield* stillSameDocument(page)
+        yield* noProblems(tab)
+        yield* screenshot(page, "board-cards")
+      }), 150_000)
+
+    it.scoped("at 390×844 no page scrolls sideways, the title counts what needs you, and Approve on Needs you works", () =>
+      Effect.gen(function* () {
+        const { browser, openIssue, url } = yield* BoardWorld
+        const tab = yield* scopedPage(browser)
+        const { page } = tab
+        yield* step(() => page.setViewportSize({ width: 390, height: 844 }))
+        yield* step(() => page.goto(url))
+        yield* markDocument(page)
+        const before = yield* step(() => page.title())
+        const issue = yield* openIssue("slugify keeps punctuation", "Hello, World! gives hello,-world!", COLUMNS.ready.label)
+        const card = page.locator('[data-testid="waiting-run"]', { hasText: itemText(issue.number) })
+        yield* step(() => card.waitFor({ timeout: 30_000 }))
+        const counted = (title: string) => Number(/^\((\d+)\+?\) Needs you · usine$/.exec(title)?.[1] ?? "0")
+        yield* step(() => page.waitForFunction((n) => /^\(\d+\+?\) Needs you/.test(document.title) && Number(/\d+/.exec(document.title)?.[0]) > n, counted(before)))
+        const runId = (yield* step(() => card.getAttribute("data-run-id"))) ?? ""
+
+        const pages = ["", "runs", "board", "loops", "usage", "workers", `runs/${runId}`]
+        const wide: Array<string> = []
+        for (const path of pages) {
+          const other = yield* scopedPage(browser)
+          yield* step(() => other.page.setViewportSize({ width: 390, height: 844 }))
+          yield* step(() => other.page.goto(`${url}${path}`))
+          const [scroll, inner] = yield* step(() => other.page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth] as const))
+          if (scroll > inner) wide.push(`/${path}: ${scroll}px wide in ${inner}px`)
+          yield* screenshot(other.page, `phone-${path === "" ? "needs-you" : path.replace(/\/.*$/, "-run")}`)
+          yield* noProblems(other)
+        }
+        assert.deepStrictEqual(wide, [], "no page scrolls sideways at 390 px")
+
+        const approve = page.locator(`[data-testid="approve-${runId}"]`)
+        const box = yield* step(() => approve.boundingBox())
+        assert.isAtMost((box?.x ?? 0) + (box?.width ?? 0), 390, "Approve is within the screen")
+        yield* step(() => approve.click())
+        yield* step(() => page.locator('[data-testid="flash"]', { hasText: "Done." }).waitFor())
+        yield* step(() => card.waitFor({ state: "detached" }))
+        yield* stillSameDocument(page)
+        yield* noProblems(tab)
       }), 120_000)
   })
 })
