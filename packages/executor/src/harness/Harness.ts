@@ -51,6 +51,12 @@ export interface StreamParser {
    * exits). `false` while it works, retries, or took a message it has not started on yet.
    */
   readonly idle?: () => boolean
+  /**
+   * For a `Stdin` channel whose CLI may announce more work right after it looked done (Pi prints a retry after its
+   * `agent_end`): the command to feed now, with its id, whose answer settles whether it is idle; `idle` stays false
+   * until then. `undefined` when none is due.
+   */
+  readonly idleProbe?: () => { readonly id: string; readonly line: string } | undefined
   /** For a `Stdin` channel: the ids of the messages the CLI answered so far (accepted or refused). */
   readonly answered?: () => ReadonlySet<string>
 }

@@ -5,7 +5,7 @@ import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
 import { type ModelScript } from "../../src/ModelScript"
 import { startModelSim } from "../../src/startModelSim"
 import { agentCli } from "./agentCli"
-import { type CliProcess, startCli } from "./cliProcess"
+import { type CliProcess, type StdinStep, startCli } from "./cliProcess"
 import { sampleRepo } from "./sampleRepo"
 
 export const API_KEY = "sim-key-4b1d"
@@ -61,17 +61,25 @@ export const agentSession = (
       workdir: folders.workdir,
       attemptDir: folders.attemptDir,
       env,
-      ...(harness.channel?._tag === "Stdin" ? { closeStdinWhen: idleWatcher(harness) } : {})
+      ...(harness.channel?._tag === "Stdin" ? { feedStdin: stdinFeeder(harness) } : {})
     })
     return { ...folders, sim, inv, cli, parsed: () => parse(harness, cli) }
   })
 
-/** True from the stdout line on which the harness's own parser sees the CLI idle, waiting for input. */
-const idleWatcher = (harness: Harness) => {
+/**
+ * The session's feeder in small: after each stdout line, the harness's own parser says whether an idle probe is due
+ * (written once) or the CLI is idle, waiting for input (its stdin is closed).
+ */
+const stdinFeeder = (harness: Harness) => {
   const parser = harness.parser()
-  return (line: string): boolean => {
+  const probed = new Set<string>()
+  return (line: string): StdinStep | undefined => {
     parser.line(line, 0)
-    return parser.idle?.() === true
+    if (parser.idle?.() === true) return { _tag: "Close" }
+    const probe = parser.idleProbe?.()
+    if (probe === undefined || probed.has(probe.id)) return undefined
+    probed.add(probe.id)
+    return { _tag: "Write", input: probe.line }
   }
 }
 

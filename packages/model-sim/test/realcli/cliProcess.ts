@@ -5,8 +5,8 @@ import { dirname, join } from "node:path"
 import type { HarnessInvocation } from "@usine/executor/harness/Harness"
 import { livingInGroup } from "./processGroup"
 
-/** How long a CLI fed on stdin stays idle, printing nothing, before its stdin is closed. */
-const IDLE_CLOSE_MS = 500
+/** What to do with the stdin of a CLI fed on it, after a stdout line: write more input (an idle probe), or close it. */
+export type StdinStep = { readonly _tag: "Write"; readonly input: string } | { readonly _tag: "Close" }
 
 /** A stdout line and when it arrived (ms since the process started). */
 export interface TimedLine {
@@ -44,11 +44,11 @@ export const startCli = (
     readonly attemptDir: string
     readonly env: Readonly<Record<string, string>>
     /**
-     * For a CLI whose stdin is its input channel (ADR 0062): fed each stdout line, says whether the CLI is now idle.
-     * Stdin stays open after the prompt until the CLI has been idle for `IDLE_CLOSE_MS` with nothing more printed (a
-     * CLI may report a retry right after its end), as the session's feeder does; without it stdin closes at once.
+     * For a CLI whose stdin is its input channel (ADR 0062): fed each stdout line, says what its stdin gets next, as
+     * the session's feeder would (the harness's idle probe, then the close once it is idle); without it stdin closes
+     * at once after the prompt.
      */
-    readonly closeStdinWhen?: (line: string) => boolean
+    readonly feedStdin?: (line: string) => StdinStep | undefined
   }
 ) =>
   Effect.gen(function* () {
@@ -68,24 +68,22 @@ export const startCli = (
     )
     const pgid = child.pid ?? 0
     let partial = ""
-    let closing: ReturnType<typeof setTimeout> | undefined
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       const parts = (partial + chunk).split("\n")
       partial = parts.pop() ?? ""
-      let idle = false
       for (const text of parts) {
         lines.push({ at: Date.now() - started, text })
-        idle = options.closeStdinWhen?.(text) === true
+        const step = options.feedStdin?.(text)
+        if (step === undefined || child.stdin.writableEnded) continue
+        if (step._tag === "Write") child.stdin.write(step.input)
+        else child.stdin.end()
       }
-      clearTimeout(closing)
-      if (idle) closing = setTimeout(() => child.stdin.writableEnded || child.stdin.end(), IDLE_CLOSE_MS)
     })
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
     child.on("close", (code, signal) => {
-      clearTimeout(closing)
       Deferred.unsafeDone(exit, Effect.succeed({ code, signal }))
     })
-    if (options.closeStdinWhen === undefined) child.stdin.end(inv.stdin ?? "")
+    if (options.feedStdin === undefined) child.stdin.end(inv.stdin ?? "")
     else child.stdin.write(inv.stdin ?? "")
 
     const lineWhere = (predicate: (line: string) => boolean, timeout: Duration.DurationInput) =>
