@@ -134,14 +134,17 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
 
         const pages = ["", "runs", "board", "loops", "usage", "workers", `runs/${runId}`]
         const wide: Array<string> = []
+        // One tab at a time: each live page holds an event stream, and Chromium opens six connections to a host.
         for (const path of pages) {
-          const other = yield* scopedPage(browser)
-          yield* step(() => other.page.setViewportSize({ width: 390, height: 844 }))
-          yield* step(() => other.page.goto(`${url}${path}`))
-          const [scroll, inner] = yield* step(() => other.page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth] as const))
-          if (scroll > inner) wide.push(`/${path}: ${scroll}px wide in ${inner}px`)
-          yield* screenshot(other.page, `phone-${path === "" ? "needs-you" : path.replace(/\/.*$/, "-run")}`)
-          yield* noProblems(other)
+          yield* Effect.scoped(Effect.gen(function* () {
+            const other = yield* scopedPage(browser)
+            yield* step(() => other.page.setViewportSize({ width: 390, height: 844 }))
+            yield* step(() => other.page.goto(`${url}${path}`))
+            const [scroll, inner] = yield* step(() => other.page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth] as const))
+            if (scroll > inner) wide.push(`/${path}: ${scroll}px wide in ${inner}px`)
+            yield* screenshot(other.page, `phone-${path === "" ? "needs-you" : path.replace(/\/.*$/, "-run")}`)
+            yield* noProblems(other)
+          }))
         }
         assert.deepStrictEqual(wide, [], "no page scrolls sideways at 390 px")
 
