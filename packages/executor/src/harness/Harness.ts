@@ -71,8 +71,8 @@ export type InterventionChannel =
   | {
       /** The session's wrapper feeds the CLI's stdin: the task as `stdin`, then each message as one more input. */
       readonly _tag: "Stdin"
-      /** The stdin bytes (one line, newline included) that carry `text`, tagged with `id`. */
-      readonly message: (text: string, id: string) => string
+      /** The stdin bytes (one line, newline included) that carry `text`, tagged with `id`, for the session in `session.attemptDir`. */
+      readonly message: (text: string, id: string, session: { readonly attemptDir: string }) => string
       /** The CLI's answer to message `id` if this stream line is one. */
       readonly answer: (line: string, id: string) => MessageAnswer | undefined
     }
