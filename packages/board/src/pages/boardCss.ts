@@ -70,6 +70,14 @@ tr.patch-add { background: var(--add-bg); } tr.patch-del { background: var(--del
 tr.patch-hunk td { background: var(--hunk-bg); }
 tr.patch-note td { color: var(--muted); }
 .sign { display: inline-block; width: 1.2ch; }
+.chart { margin: .5rem 0 1rem; max-width: 48rem; }
+.chart svg { width: 100%; height: auto; display: block; }
+.chart .axis { stroke: var(--muted); }
+.chart .tick { fill: var(--muted); font-size: 11px; }
+.series polyline { stroke-width: 2; } .series circle { stroke: var(--panel); stroke-width: 1; }
+.s0 { --c: #0b63c5; } .s1 { --c: #c2410c; } .s2 { --c: #15803d; } .s3 { --c: #7e22ce; } .s4 { --c: #a16207; } .s5 { --c: #be185d; }
+.series polyline { stroke: var(--c); } .series circle { fill: var(--c); }
+.legend { margin-right: .8rem; } .legend::before { content: ""; display: inline-block; width: .8rem; height: .8rem; background: var(--c); margin-right: .3rem; border-radius: 2px; vertical-align: middle; }
 #flash:empty { display: none; }
 #flash { padding: .4rem 1rem; background: var(--flash); } #flash.error { background: var(--flash-error); }
 @media (max-width: 40rem) {
