@@ -15,7 +15,7 @@ describe("Intervene reaches the real Pi CLI mid-Attempt, also after a daemon res
 })
 
 describe("Intervene says so when the harness cannot deliver", () => {
-  it.scopedLive("a command agent's message is queued in $USINE_INBOX, a Codex exec session refuses it: neither is delivered", () =>
+  it.scopedLive("a command agent's message is queued in $USINE_INBOX, a Codex session that never answers has it queued: neither is delivered", () =>
     Effect.gen(function* () {
       const world = yield* upWorld
       const issue = (title: string, label: string) =>
@@ -23,7 +23,7 @@ describe("Intervene says so when the harness cannot deliver", () => {
       yield* Effect.promise(() => world.sim.control.createLabel({ repo: REPOSITORY, name: "codexish" }))
       yield* issue("slugify keeps punctuation", "ready-for-agent")
       yield* issue("slugify keeps punctuation, for codex", "codexish")
-      // Codex's argv after its binary is `exec --json …`, which `sh -c` takes as its own `$0` and arguments.
+      // Codex's argv after its binary is `app-server`, which `sh -c` takes as its own `$0`: nothing reads the feed.
       const codexish = `  codexish:\n    harness: codex\n    command: [sh, -c, "sleep 20"]\n`
       const { url } = yield* upIn(world, {
         loops: [
@@ -60,8 +60,8 @@ describe("Intervene says so when the harness cannot deliver", () => {
       assert.deepStrictEqual([inbox.answer.delivered, inbox.answer.status], [false, "queued"])
       assert.match(inbox.answer.detail, /^queued in \$USINE_INBOX \(.*inbox\/0001\.md\)/)
       const codex = yield* send("codexish")
-      assert.deepStrictEqual([codex.answer.delivered, codex.answer.status], [false, "refused"])
-      assert.strictEqual(codex.answer.detail, "codex exec cannot take input mid-turn (its stdin is the task, read to its end)")
+      assert.deepStrictEqual([codex.answer.delivered, codex.answer.status], [false, "queued"])
+      assert.match(codex.answer.detail, /^queued for the next turn: written to the agent's input, not yet acknowledged by it/)
 
       const notes = (runId: string) =>
         eventually(
@@ -74,6 +74,6 @@ describe("Intervene says so when the harness cannot deliver", () => {
           30
         )
       assert.match(yield* notes(inbox.runId), /^operator message queued: queued in \$USINE_INBOX/)
-      assert.match(yield* notes(codex.runId), /^operator message refused: codex exec cannot take input mid-turn/)
+      assert.match(yield* notes(codex.runId), /^operator message queued: queued for the next turn/)
     }), 180_000)
 })

@@ -62,13 +62,13 @@ describe("usine up: the pull-request gate and the judge", () => {
       const remote = sim.authenticatedCloneUrl(REPOSITORY, token)
       // Asynchronously: the emulator answering this git call runs in this process.
       const branches = Effect.promise(() => promisify(execFile)("git", ["ls-remote", "--heads", remote], { encoding: "utf8" }).then((r) => r.stdout))
-      const pulls = json<ReadonlyArray<{ number: number; head: { ref: string } }>>(`${sim.url}/repos/${REPOSITORY}/pulls?state=all`, {
+      const pulls = json<ReadonlyArray<{ number: number; body: string; head: { ref: string } }>>(`${sim.url}/repos/${REPOSITORY}/pulls?state=all`, {
         headers: { authorization: `Bearer ${token}` }
       })
       const first = yield* Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title: "add a changelog", body: "please" }))
       const second = yield* Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title: "another change", body: "please" }))
       const { url, usine } = yield* upIn(world, {
-        loops: [gateLoop("gated", "ready-for-agent", "    approval: {start: none, pull_request: required}")],
+        loops: [gateLoop("gated", "ready-for-agent", "    approval: {start: none, pull_request: required}\n    verify: [\"test -f CHANGES.md\"]")],
         edit: agentsIn(dir)
       })
       yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: first.number, labels: ["ready-for-agent"] }))
@@ -86,7 +86,8 @@ describe("usine up: the pull-request gate and the judge", () => {
       assert.deepStrictEqual(yield* pulls, [], "no pull request before Approve PR")
       const page = yield* Effect.promise(() => fetch(url, { headers: { authorization: `Bearer ${BOARD_TOKEN}` } }).then((r) => r.text()))
       assert.include(page, "Approve PR")
-      assert.include(page, "+a change")
+      assert.include(page, "CHANGES.md", "the diff is on the page")
+      assert.include(page, "a change")
 
       yield* post(url, `/runs/${runId}/request-changes`, { text: "REVIEWER-SAYS: also mention the date" })
       yield* eventually("the second Attempt parks again", stateIs(url, runId, "Reviewing", 2), 90)
@@ -116,6 +117,8 @@ describe("usine up: the pull-request gate and the judge", () => {
       const opened = yield* pulls
       assert.strictEqual(opened.length, 1)
       assert.match(opened[0]?.head.ref ?? "", /^usine\/gated\//)
+      assert.include(opened[0]?.body ?? "", "Every `verify:` command passed in round 1", "the held Attempt's verification is the evidence")
+      assert.include(opened[0]?.body ?? "", "test -f CHANGES.md")
 
       // Reject: Canceled, no pull request, the work on a salvage branch.
       yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: second.number, labels: ["ready-for-agent"] }))

@@ -103,6 +103,8 @@ describe("usine up: traces", () => {
       }
       const pullRequest = runSpans.filter((s) => s.name === "GitHubClient.request").map((s) => attribute(s, "route"))
       assert.include(pullRequest, "POST /repos/{owner}/{repo}/pulls", "the pull request was opened under the Run's span")
+      const opening = runSpans.find((s) => s.name === "GitHubClient.request" && attribute(s, "route") === "POST /repos/{owner}/{repo}/pulls")
+      assert.strictEqual(Number(opening?.attributes.find((a) => a.key === "http.response.status_code")?.value.intValue), 201, "its answer's status")
       assert.include(opened[1] ?? "", "/pull/")
 
       const everything = collector.received.map((r) => r.body).join("\n")

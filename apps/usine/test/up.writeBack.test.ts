@@ -97,14 +97,19 @@ describe("usine up: write-back", () => {
         assert.strictEqual(closed.state, "closed", "merging the pull request closed its issue")
 
         // An issue the demo agent does not know: its Attempt fails and the Item moves to the failed label.
+        // Its first label write is refused: the write-back is tried again, and the Run goes on regardless.
         const bad = yield* Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title: "Rename the project", body: "" }))
+        yield* Effect.promise(() =>
+          sim.control.setFault({ method: "POST", path: `/repos/${REPOSITORY}/issues/${bad.number}/labels`, status: 403, times: 1 })
+        )
         yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: bad.number, labels: ["ready-for-agent"] }))
+        yield* usine.waitFor(new RegExp(`write-back running of ${REPOSITORY}#${bad.number} failed \\(try 1\\)`), "60 seconds")
         yield* inColumn(url, bad.number, "Failed", ["agent-failed"])
         const badComments = yield* gh<ReadonlyArray<{ body: string }>>(`/issues/${bad.number}/comments`)
         assert.strictEqual(badComments.length, 1, "one comment, edited from running to failed")
         assert.include(badComments[0]!.body, "failed")
         assert.strictEqual((yield* gh<ReadonlyArray<unknown>>(`/issues/${good.number}/comments`)).length, 1)
-        assert.notInclude(usine.stdout(), "write-back running")
+        assert.notInclude(usine.stdout(), `write-back running of ${REPOSITORY}#${good.number} failed`)
       }),
     240_000
   )

@@ -13,6 +13,10 @@ export interface LoopInfo {
   readonly repositories: ReadonlyArray<string>
   readonly agent: string
   readonly approval: "required" | "none"
+  /** `required`: verified work waits for review before its pull request (ADR 0063); absent means none. */
+  readonly pullRequestApproval?: "required" | "none" | undefined
+  /** The Agent that judges each verified round, if any. */
+  readonly judge?: string | undefined
   /** Runs per Item between resets; schedule Loops have none. */
   readonly maxCycles?: number | undefined
   /** `cron` and `tz` of a schedule Loop. */
@@ -67,6 +71,8 @@ export const loopInfoOf = (loop: CompiledLoop): LoopInfo => ({
   repositories: loop.repositories,
   agent: loop.agent,
   approval: loop.approval,
+  pullRequestApproval: loop.pullRequestApproval,
+  ...(loop.judge === undefined ? {} : { judge: loop.judge }),
   ...(loop.on === "schedule"
     ? { schedule: `${loop.schedule.cron} (${loop.schedule.tz})` }
     : { maxCycles: loop.maxCycles, maxNoProgress: loop.maxNoProgress }),

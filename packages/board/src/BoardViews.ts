@@ -1,14 +1,15 @@
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { budgetDayOf } from "@usine/core/config/BudgetConfig"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { RunId } from "@usine/core/ids/RunId"
 import { Redactor } from "@usine/core/text/Redactor"
 import { BrakeStore } from "@usine/store/BrakeStore"
 import { ReadModel } from "@usine/store/ReadModel"
+import { RunStore } from "@usine/store/RunStore"
 import type { RunFilter, RunPage } from "@usine/store/ReadModel/runList"
 import { TriggerRefusals } from "@usine/store/TriggerRefusals"
 import { BoardSettings } from "./BoardSettings"
-import { boardView } from "./BoardViews/boardView"
+import { boardView, type CardRun } from "./BoardViews/boardView"
 import { type BrakesView, capStatuses, parkedItem } from "./BoardViews/brakesView"
 import { loopsView } from "./BoardViews/loopsView"
 import { needsYouView, REFUSED_SHOWN, refusedTriggersView } from "./BoardViews/needsYouView"
@@ -20,6 +21,9 @@ import { WorkerStatusFeed } from "./WorkerStatusFeed"
 
 /** How many transcript rows the Run page shows at first; the live stream adds the rest. */
 export const TRANSCRIPT_WINDOW = 1000
+
+/** How many cards the Board shows with their newest Run (two reads each); later cards show their open Runs only. */
+export const CARDS_WITH_RUNS = 100
 
 /** The Runs page's filters as the operator gave them, echoed back to fill the form. */
 export type RunsQuery = Omit<RunFilter, "limit" | "itemKey"> & { readonly item?: string | undefined }
@@ -36,6 +40,7 @@ export interface RunsView {
 export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews", {
   effect: Effect.gen(function* () {
     const model = yield* ReadModel
+    const store = yield* RunStore
     const redactor = yield* Redactor
     const settings = yield* BoardSettings
     const polls = yield* PollFailureFeed
@@ -62,6 +67,27 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
       } satisfies BrakesView
     })
 
+    /** An Item's newest Run, with the pull request of its succeeded Attempt. */
+    const latestRunOf = (itemKey: string) =>
+      Effect.gen(function* () {
+        const newest = (yield* model.runs({ itemKey, limit: 1 })).runs[0]
+        if (newest === undefined) return undefined
+        const result = newest.state === "Succeeded"
+          ? yield* Effect.map(Effect.option(model.run(newest.id)), Option.flatMap((detail) =>
+            Option.fromNullable(detail.attempts.findLast((a) => a.outcome?._tag === "Succeeded")?.outcome)))
+          : Option.none()
+        const outcome = Option.getOrUndefined(result)
+        const url = outcome?._tag === "Succeeded" ? outcome.result.pullRequestUrl : undefined
+        const number = outcome?._tag === "Succeeded" ? outcome.result.pullRequestNumber : undefined
+        return {
+          id: newest.id,
+          loop: newest.loop,
+          state: newest.state,
+          since: newest.updatedAt,
+          ...(url === undefined ? {} : { pullRequest: { url, ...(number === undefined ? {} : { number }) } })
+        } satisfies CardRun
+      })
+
     return {
       /** Needs you: approvals, unresolved failures, Asks, poll failures, low rate quotas, Worker alerts, refusals. */
       needsYou: Effect.gen(function* () {
@@ -86,7 +112,18 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
         const lines = shown === undefined
           ? []
           : yield* model.transcript(shown.id, { limit: TRANSCRIPT_WINDOW, newest: true })
-        return clean(runView(detail, shown, lines))
+        const held = yield* store.heldAttempt(runId)
+        const patch = Option.match(held, {
+          onNone: () => undefined,
+          onSome: (h) => ({ attemptNumber: h.attempt.number, text: h.patch.text, cut: h.patch.cut })
+        })
+        return clean(runView(detail, shown, lines, patch))
+      }),
+
+      /** The newest held Attempt's stored diff as text (ADR 0063), redacted; empty without one. */
+      patch: Effect.fn("BoardViews.patch")(function* (runId: RunId) {
+        const held = yield* store.heldAttempt(runId)
+        return redactor.redact(Option.match(held, { onNone: () => "", onSome: (h) => h.patch.text }))
       }),
 
       /** Transcript rows after `afterSeq`, redacted: what the live stream sends. */
@@ -100,10 +137,13 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
         (marks) => marks.join("|")
       ),
 
-      /** The kanban Board of the configured repositories. */
-      board: Effect.map(model.boardItems(settings.repositories), (items) => clean(boardView(settings.columns, items))).pipe(
-        Effect.withSpan("BoardViews.board")
-      ),
+      /** The kanban Board of the configured repositories; the first cards carry their Item's newest Run. */
+      board: Effect.gen(function* () {
+        const items = yield* model.boardItems(settings.repositories)
+        const cards = yield* Effect.forEach(items, (item, index) =>
+          index >= CARDS_WITH_RUNS ? Effect.succeed(item) : Effect.map(latestRunOf(item.itemKey), (latestRun) => ({ ...item, ...(latestRun === undefined ? {} : { latestRun }) })))
+        return clean(boardView(settings.columns, cards))
+      }).pipe(Effect.withSpan("BoardViews.board")),
 
       /** Each Loop's trigger, `if:`, counts, refused triggers, pause flag and Asks. */
       loops: Effect.gen(function* () {

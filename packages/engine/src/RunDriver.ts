@@ -9,6 +9,7 @@ import type { Executor } from "./Executor"
 import type { LoopPolicies } from "./LoopPolicies"
 import { continueWithNewest } from "./RunDriver/continueWithNewest"
 import { type DriverHooks, drive } from "./RunDriver/drive"
+import { runParentSpan } from "./RunDriver/runParentSpan"
 import { Shutdown } from "./Shutdown"
 import { type HeldSlot, WorkerSlots } from "./WorkerSlots"
 import type { TriggerCondition } from "./TriggerCondition"
@@ -62,13 +63,14 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
 
     /**
      * Starts the Run's fiber unless one runs or the Run is queued for a slot. Its span is a child of the caller's (the
-     * poll, webhook or Board action that opened or approved it), its only tie to the caller.
+     * poll, webhook or Board action that opened or approved it, `runParentSpan`), its only tie to the caller.
      */
     const start = (runId: RunId): Effect.Effect<void> =>
       Effect.flatMap(Effect.option(Effect.currentSpan), (caller) =>
         Effect.sync(() => {
           const driven = drive(runId, hooks, bell)
-          if (!steps.isQueued(runId)) fork(runId, Option.isSome(caller) ? Effect.withParentSpan(driven, caller.value) : driven, true)
+          const parent = runParentSpan(caller)
+          if (!steps.isQueued(runId)) fork(runId, Option.isSome(parent) ? Effect.withParentSpan(driven, parent.value) : driven, true)
         })
       )
 

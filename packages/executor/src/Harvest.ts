@@ -26,6 +26,8 @@ export interface HarvestInput {
   readonly attemptNumber: number
   /** The Attempt's verification rounds, oldest first: the pull request's evidence. */
   readonly verification: ReadonlyArray<VerifyEntry>
+  /** The verification section as the held Attempt wrote it, for work published after the pull-request gate. */
+  readonly verificationText?: string | undefined
 }
 
 /** A GitHub call failed: a transient one may succeed on the next Attempt, any other needs the operator. */
@@ -195,7 +197,7 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
       body: redactor.redact([
         `Work of usine's \`${run.loop}\` Loop on ${itemName(run)}.`,
         subjects.trim().split("\n").map((line) => `- ${line}`).join("\n"),
-        verificationSection({ commands: input.policy.verify, rounds: input.verification, redactor }),
+        input.verificationText ?? verificationSection({ commands: input.policy.verify, rounds: input.verification, redactor }),
         `Run \`${run.id}\`, Attempt ${input.attemptNumber}.`,
         ...closingLine(run, input.policy)
       ].join("\n\n")),

@@ -76,7 +76,7 @@ const feed = (
     const id = messageId()
     const file = messageFile(at, id)
     const staged = path.join(files.inbox, `.${file}.tmp`)
-    yield* transport.writeFile(staged, channel.message(request.message, id), { mode: 0o600 })
+    yield* transport.writeFile(staged, channel.message(request.message, id, { attemptDir: request.record.attemptDir }), { mode: 0o600 })
     yield* run(transport, ["mv", "-f", staged, path.join(files.inbox, file)])
     const answer = yield* answerIn(transport, request.record, channel, id).pipe(
       Effect.tap((found) => (Option.isNone(found) ? Effect.sleep("250 millis") : Effect.void)),

@@ -3,6 +3,9 @@ import { Chunk, Deferred, Effect, Fiber, type Layer, Ref, Schedule, Stream } fro
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as DurableSession from "../src/DurableSession"
+import { sessionFiles } from "../src/DurableSession/sessionFiles"
+import { piChannel, piCommand } from "../src/harness/piChannel"
+import { intervene } from "../src/Intervention"
 import { WorkerTransport } from "../src/WorkerTransport"
 import { groupExists, runningInGroup } from "./groupProcesses"
 import { startedWith } from "./startedWith"
@@ -142,4 +145,24 @@ export const sessionContract = <E>(name: string, transportLayer: Layer.Layer<Wor
         const error = yield* sessions.follow(record, { pollInterval: "10 millis" }).pipe(Stream.runCollect, Effect.flip)
         assert.strictEqual(error._tag, "SessionVanished")
       }), timeout)
+
+    it.scoped("a fed session takes the task, then a message through its inbox, acknowledged in its stream; the close ends it", () =>
+      Effect.gen(function* () {
+        const transport = yield* WorkerTransport
+        const sessions = DurableSession.make(transport)
+        const started = startedWith(sessions)
+        // Echoes each input line, then answers its id the way Pi's RPC mode does; exits at the end of its input.
+        const cli = `while IFS= read -r line; do printf '%s\\n' "$line"; id=$(printf '%s' "$line" | sed -n 's/.*"id":"\\([^"]*\\)".*/\\1/p'); printf '{"type":"response","id":"%s","success":true}\\n' "$id"; done`
+        const { record } = yield* started({ argv: ["sh", "-c", cli], stdin: piCommand({ id: "usine-task", type: "prompt", message: "the task" }), feedInbox: true })
+        const sent = yield* intervene(transport, { attemptId: "r/main/1", record, message: "and this", channel: piChannel })
+        assert.strictEqual(sent.delivery.status, "delivered", sent.delivery.detail)
+        yield* transport.writeFile(sessionFiles(record.attemptDir).close, "")
+        const lines = yield* sessions.follow(record, { pollInterval: "20 millis" }).pipe(Stream.runCollect)
+        const messages = Chunk.toReadonlyArray(lines).flatMap((line) => {
+          const parsed = JSON.parse(line) as { readonly type: string; readonly message?: string }
+          return parsed.type === "prompt" ? [parsed.message] : []
+        })
+        assert.deepStrictEqual(messages, ["the task", "and this"])
+        assert.deepStrictEqual(yield* sessions.status(record), { _tag: "Exited", exitCode: 0, signal: null })
+      }), 2 * timeout)
   })

@@ -16,6 +16,7 @@ import { serve } from "./http/SimServer"
 import { issueRoutes } from "./rest/IssueRoutes"
 import { labelRoutes } from "./rest/LabelRoutes"
 import { pullRoutes } from "./rest/PullRoutes"
+import { feedbackRoutes } from "./rest/FeedbackRoutes"
 import { writeBackRoutes } from "./rest/WriteBackRoutes"
 import { repositoryRoutes } from "./rest/RepositoryRoutes"
 import { errorBody, NotFound } from "./world/ApiError"
@@ -69,6 +70,7 @@ const make = (options: SimOptions) =>
     labelRoutes(api, world)
     pullRoutes(api, world)
     writeBackRoutes(api, world)
+    feedbackRoutes(api, world)
     graphqlRoute(api, world, limits)
     api.notFound((c) => c.json(errorBody(new NotFound({ resource: c.req.path })), 404))
 

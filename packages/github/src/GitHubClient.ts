@@ -145,6 +145,8 @@ export class GitHubClient extends Effect.Service<GitHubClient>()("usine/GitHubCl
           Effect.catchAll((error) => Effect.succeed({ _tag: "error" as const, error }))
         )
         const now = yield* Clock.currentTimeMillis
+        // The answer's status on the request's span (a trace shows 304s, 403s and 422s); never a URL or a header.
+        yield* Effect.annotateCurrentSpan("http.response.status_code", result._tag === "ok" ? result.response.status : result.error.status ?? 0)
         if (result._tag === "ok") {
           const h = result.response.headers as Record<string, string | number | undefined>
           yield* Ref.update(budget, (b) => ({

@@ -69,7 +69,7 @@ export const startModelSim = (script: ModelScript, options: { readonly port?: nu
         const message = `Rate limit reached for ${model}. Please try again in ${turn.retryAfter}s.`
         const body =
           endpoint === "messages"
-            ? errorBody(endpoint, { openai: "", anthropic: "rate_limit_error" }, message)
+            ? { type: "error", error: { type: "rate_limit_error", message } }
             : { error: { message, type: "requests", code: "rate_limit_exceeded" } }
         return json(res, 429, body, { "retry-after": String(turn.retryAfter) })
       }

@@ -124,7 +124,10 @@ export class RunStore extends Context.Tag("usine/RunStore")<
     ) => Effect.Effect<BeginResult, StoreError>
     /** Records the executor's handle for reattaching the Attempt's session. */
     readonly recordSession: (attemptId: AttemptId, session: string) => Effect.Effect<void, AttemptNotOpen>
-    /** Closes the open Attempt; Running → Succeeded, Failed, or stays Running for an auto-retry. */
+    /**
+     * Closes the open Attempt; Running → Succeeded, Failed, Reviewing (an outcome that held its work at the
+     * pull-request gate), or stays Running for an auto-retry.
+     */
     readonly finishAttempt: (
       attemptId: AttemptId,
       outcome: AttemptOutcome

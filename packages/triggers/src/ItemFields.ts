@@ -1,3 +1,5 @@
+import { type ChecksFields, checksOf, type FeedbackNode, type ReviewThreadFields, reviewThreadsOf } from "./PullFeedback"
+
 /** A comment or review as `if:` and the prompt see it. */
 export interface ContextComment {
   readonly body: string
@@ -33,6 +35,10 @@ export interface ItemFields {
   readonly headSha: string
   readonly baseRef: string
   readonly reviews: ReadonlyArray<ContextComment & { readonly state: string }>
+  /** CI on the head commit; none on issues. */
+  readonly checks: ChecksFields
+  /** Unresolved inline review comments; none on issues. */
+  readonly reviewThreads: ReadonlyArray<ReviewThreadFields>
 }
 
 /** A schedule Tick as `item.tick.*`. */
@@ -62,7 +68,7 @@ interface Node {
 }
 
 /** The GraphQL node of `ISSUE_QUERY` or `PULL_REQUEST_QUERY`. */
-export interface ItemNode {
+export interface ItemNode extends FeedbackNode {
   readonly __typename: "Issue" | "PullRequest"
   readonly number: number
   readonly title: string
@@ -128,6 +134,8 @@ export const itemFieldsOf = (kind: ItemKind, node: ItemNode): ItemFields => ({
   headRef: node.headRefName ?? "",
   headSha: node.headRefOid ?? "",
   baseRef: node.baseRefName ?? "",
-  reviews: (node.reviews?.nodes ?? []).map((r) => ({ ...comment(r), state: r.state ?? "" }))
+  reviews: (node.reviews?.nodes ?? []).map((r) => ({ ...comment(r), state: r.state ?? "" })),
+  checks: checksOf(node),
+  reviewThreads: reviewThreadsOf(node)
 })
 

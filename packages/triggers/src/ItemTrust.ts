@@ -58,7 +58,9 @@ export class ItemTrust extends Effect.Service<ItemTrust>()("usine/ItemTrust", {
           const policy = loop.trust
           if (policy.mode === "anyone") return contextFields(fields, () => true, visible)
           const writers = new Map<string, ContextComment>()
-          for (const comment of [...fields.comments, ...fields.reviews]) writers.set(comment.author.toLowerCase(), comment)
+          for (const comment of [...fields.comments, ...fields.reviews, ...fields.reviewThreads]) {
+            writers.set(comment.author.toLowerCase(), comment)
+          }
           const trusted = new Set<string>()
           for (const [key, comment] of writers) {
             const facts = yield* writerFacts(repository, policy, comment.author, comment.authorAssociation)

@@ -11,11 +11,11 @@ export const WRITE_BACK_MARKER = "<!-- usine:write-back -->"
 const isWriteBack = (comment: ContextComment) => comment.body.includes(WRITE_BACK_MARKER)
 
 /**
- * The fields a Loop's `if:` and prompt see (ADR 0033, 0055): bodies, comments and reviews reduced to the text GitHub
- * shows a reader, the title (plain text on GitHub) without its invisible characters, and the comments and reviews
- * of untrusted authors and usine's own status comment left out. `commentCount` leaves out the comments left out
- * of the last 50 read, so an outsider's comment changes nothing here. The Event's content hash is taken over these
- * fields, so what the Loop cannot see never makes new content.
+ * The fields a Loop's `if:` and prompt see (ADR 0033, 0055): bodies, comments, reviews and review threads reduced
+ * to the text GitHub shows a reader, the title (plain text on GitHub) without its invisible characters, and the
+ * comments, reviews and threads of untrusted authors and usine's own status comment left out. `commentCount` leaves
+ * out the comments left out of the last 50 read, so an outsider's comment changes nothing here. The Event's content
+ * hash is taken over these fields, so what the Loop cannot see never makes new content.
  */
 export const contextFields = (
   fields: ItemFields,
@@ -29,7 +29,8 @@ export const contextFields = (
     body: visible(fields.body),
     comments: comments.map((comment) => ({ ...comment, body: visible(comment.body) })),
     commentCount: fields.commentCount - (fields.comments.length - comments.length),
-    reviews: fields.reviews.filter(trusts).map((review) => ({ ...review, body: visible(review.body) }))
+    reviews: fields.reviews.filter(trusts).map((review) => ({ ...review, body: visible(review.body) })),
+    reviewThreads: fields.reviewThreads.filter(trusts).map((thread) => ({ ...thread, body: visible(thread.body) }))
   }
 }
 

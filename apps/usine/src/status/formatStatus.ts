@@ -5,9 +5,9 @@ import { type BrakesData, formatUsage, type UsageData } from "./formatUsage"
 
 export interface StatusData {
   readonly url: string
-  /** Running, Queued and Pending Runs (Waiting ones are in Needs you). */
+  /** Running, Queued and Pending Runs (Waiting and Reviewing ones are in Needs you). */
   readonly open: ReadonlyArray<RunSummary>
-  readonly needsYou: Pick<NeedsYouView, "waiting" | "failed" | "asks" | "pollFailures" | "lowRateQuotas"> & {
+  readonly needsYou: Pick<NeedsYouView, "waiting" | "failed" | "asks" | "pollFailures" | "lowRateQuotas"> & Partial<Pick<NeedsYouView, "reviewing">> & {
     readonly brakes: BrakesData
   }
   readonly workers: ReadonlyArray<WorkerStatus>
@@ -22,11 +22,13 @@ const runLine = (run: RunSummary) => `  ${run.state.padEnd(8)} ${run.loop.padEnd
 export const formatStatus = (data: StatusData): string => {
   const { needsYou } = data
   const waiting = needsYou.waiting.map((w) => w.run)
-  const lines = [`usine at ${data.url}`, "", `Open runs: ${data.open.length + waiting.length}`]
-  lines.push(...data.open.map(runLine), ...waiting.map(runLine))
-  const count = waiting.length + needsYou.failed.length + needsYou.asks.length + needsYou.pollFailures.length
+  const reviewing = (needsYou.reviewing ?? []).map((r) => r.run)
+  const lines = [`usine at ${data.url}`, "", `Open runs: ${data.open.length + waiting.length + reviewing.length}`]
+  lines.push(...data.open.map(runLine), ...waiting.map(runLine), ...reviewing.map(runLine))
+  const count = waiting.length + reviewing.length + needsYou.failed.length + needsYou.asks.length + needsYou.pollFailures.length
   lines.push("", `Needs you: ${count === 0 ? "nothing" : count}`)
   lines.push(...waiting.map((run) => `  approve  ${run.loop} ${item(run)}: ${data.url}/runs/${run.id}`))
+  lines.push(...reviewing.map((run) => `  review   ${run.loop} ${item(run)}: its diff waits for Approve PR at ${data.url}/`))
   lines.push(...needsYou.failed.map((f) => `  failed   ${f.run.loop} ${item(f.run)}: ${f.failure.tag} ${f.failure.reason}`))
   lines.push(...needsYou.asks.map((a) => `  budget   ${a.loop} ${a.itemKey}: ${a.limit} runs used; reset it on the board`))
   lines.push(...needsYou.pollFailures.map((p) => `  poll     ${p.repository}: ${p.message.split("\n").join(" / ")}`))

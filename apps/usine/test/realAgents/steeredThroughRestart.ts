@@ -12,7 +12,7 @@ import { MODEL_KEY, type RealAgentWorld, realAgentWorld } from "./RealAgentWorld
 
 /** The real CLI under test and the row its acknowledgment of an operator message makes. */
 export interface SteeredCli {
-  readonly harness: "pi" | "claude"
+  readonly harness: "pi" | "claude" | "codex"
   readonly command: ReadonlyArray<string>
   readonly agentEnv?: Readonly<Record<string, string>>
   readonly acknowledged: string

@@ -4,6 +4,7 @@ import type { Child } from "hono/jsx"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
 import type { BoardViews } from "../BoardViews"
+import { needsYouCount } from "../BoardViews/needsYouView"
 import { BoardPage } from "../pages/BoardPage"
 import { LoopsPage } from "../pages/LoopsPage"
 import { NeedsYouPage } from "../pages/NeedsYouPage"
@@ -30,14 +31,14 @@ export interface PageDeps {
 export const pageRoutes = (app: Hono<BoardEnv>, deps: PageDeps) => {
   const twin = <A, E>(
     paths: { readonly page: string; readonly api: string },
-    frame: (c: Context<BoardEnv>) => PageFrame,
+    frame: (c: Context<BoardEnv>, view: A) => PageFrame,
     data: (c: Context<BoardEnv>) => Effect.Effect<A, E>,
     render: (view: A, csrf: string) => Child
   ) => {
     const answer = async (c: Context<BoardEnv>, json: boolean) => {
       const exit = await deps.run(Effect.tapErrorCause(data(c), logUnexpected))
       if (Exit.isSuccess(exit)) {
-        return json ? c.json(exit.value as object) : renderPage(c, frame(c), render(exit.value, c.get("csrf")))
+        return json ? c.json(exit.value as object) : renderPage(c, frame(c, exit.value), render(exit.value, c.get("csrf")))
       }
       const problem = problemOf(exit.cause, deps.redact)
       return json
@@ -50,7 +51,7 @@ export const pageRoutes = (app: Hono<BoardEnv>, deps: PageDeps) => {
 
   twin(
     { page: "/", api: "/api/needs-you" },
-    () => ({ title: "Needs you", current: "/", live: "page" }),
+    (_, view) => ({ title: "Needs you", current: "/", live: "page", documentTitle: needsYouCount(view) === "0" ? undefined : `(${needsYouCount(view)}) Needs you` }),
     () => deps.views.needsYou,
     (view, csrf) => <NeedsYouPage view={view} csrf={csrf} />
   )
@@ -74,6 +75,21 @@ export const pageRoutes = (app: Hono<BoardEnv>, deps: PageDeps) => {
       ]).pipe(Effect.flatMap(([{ id }, query]) => deps.views.run(RunId(id), query.attempt))),
     (view, csrf) => <RunPage view={view} csrf={csrf} />
   )
+  // The raw patch of the Run's newest held Attempt, as a file to save.
+  app.get("/runs/:id/patch", async (c) => {
+    const exit = await deps.run(
+      Effect.tapErrorCause(Effect.flatMap(parseInput(RunParams, c.req.param()), ({ id }) => deps.views.patch(RunId(id))), logUnexpected)
+    )
+    if (Exit.isFailure(exit)) {
+      const problem = problemOf(exit.cause, deps.redact)
+      return c.json(problem.body, problem.status)
+    }
+    if (exit.value === "") return c.text("No diff is stored for this Run.", 404)
+    return c.body(exit.value, 200, {
+      "Content-Type": "text/x-diff; charset=utf-8",
+      "Content-Disposition": `attachment; filename="run-${c.req.param("id").slice(0, 8)}.patch"`
+    })
+  })
   twin(
     { page: "/board", api: "/api/board" },
     () => ({ title: "Board", current: "/board", live: "page" }),

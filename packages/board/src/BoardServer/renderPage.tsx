@@ -8,6 +8,8 @@ export interface PageFrame {
   readonly title: string
   readonly current: string
   readonly live?: "page" | "run"
+  /** The document's title when it says more than the heading (Needs you's count). */
+  readonly documentTitle?: string | undefined
 }
 
 /** A full HTML document around the page's content. */
@@ -18,7 +20,7 @@ export const renderPage = async (
   status: ContentfulStatusCode = 200
 ): Promise<Response> => {
   const page = (
-    <Layout title={frame.title} csrf={c.get("csrf")} current={frame.current} loggedIn={c.get("session") !== undefined} {...(frame.live === undefined ? {} : { live: frame.live })}>
+    <Layout title={frame.title} csrf={c.get("csrf")} current={frame.current} documentTitle={frame.documentTitle} loggedIn={c.get("session") !== undefined} {...(frame.live === undefined ? {} : { live: frame.live })}>
       {content}
     </Layout>
   )

@@ -55,3 +55,9 @@ export const needsYouView = (
   lowRateQuotas: quotas.filter((q) => q.limit > 0 && q.remaining < q.limit * LOW_RATE_SHARE),
   workerAlerts: workers.filter((w) => w.health !== "ok" || w.lostCapabilities.length > 0)
 })
+
+/** What the page title counts: Runs waiting for approval or review, unresolved failures, and Asks ("20+" past a full list). */
+export const needsYouCount = (view: NeedsYou): string => {
+  const count = view.waiting.length + view.reviewing.length + view.failed.length + view.asks.length
+  return view.moreWaiting || view.moreReviewing || view.moreFailed ? `${count}+` : String(count)
+}

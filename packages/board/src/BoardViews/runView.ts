@@ -55,6 +55,14 @@ export interface RunView {
   readonly verification: ReadonlyArray<TranscriptLine>
   /** Rows whose tool is `guard`: the pre-push guards' results. */
   readonly guards: ReadonlyArray<TranscriptLine>
+  /** The unified diff the ledger keeps of the newest held Attempt (ADR 0063), cut at its bound; absent without one. */
+  readonly patch?: AttemptPatch | undefined
+}
+
+export interface AttemptPatch {
+  readonly attemptNumber: number
+  readonly text: string
+  readonly cut: boolean
 }
 
 const attemptView = (attempt: Attempt, usage: Usage | undefined): AttemptView => ({
@@ -73,7 +81,8 @@ const attemptView = (attempt: Attempt, usage: Usage | undefined): AttemptView =>
 export const runView = (
   detail: RunDetail,
   shown: Attempt | undefined,
-  lines: ReadonlyArray<TranscriptLine>
+  lines: ReadonlyArray<TranscriptLine>,
+  patch?: AttemptPatch | undefined
 ): RunView => {
   const { run } = detail
   const latest = detail.attempts.at(-1)
@@ -111,6 +120,7 @@ export const runView = (
       earlierOmitted: (lines[0]?.seq ?? 1) > 1
     },
     verification: lines.filter((l) => l.kind === "verify"),
-    guards: lines.filter((l) => l.tool === "guard")
+    guards: lines.filter((l) => l.tool === "guard"),
+    ...(patch === undefined ? {} : { patch })
   }
 }

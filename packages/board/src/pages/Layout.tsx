@@ -19,6 +19,8 @@ export const Layout: FC<{
   csrf: string
   current: string
   live?: "page" | "run"
+  /** The `<title>` when it differs from the heading; the script keeps it current when `<main>` is refreshed. */
+  documentTitle?: string | undefined
   /** The request came with a login session: the nav offers to end it. */
   loggedIn?: boolean
   children?: Child
@@ -28,7 +30,7 @@ export const Layout: FC<{
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <meta name="csrf-token" content={props.csrf} />
-      <title>{`${props.title} · usine`}</title>
+      <title>{`${props.documentTitle ?? props.title} · usine`}</title>
       <link rel="stylesheet" href="/assets/board.css" />
       <script src="/assets/board.js" defer></script>
     </head>
@@ -48,7 +50,7 @@ export const Layout: FC<{
         ) : null}
       </nav>
       <div id="flash" data-testid="flash" role="status"></div>
-      <main id="main">
+      <main id="main" data-document-title={`${props.documentTitle ?? props.title} · usine`}>
         <h1>{props.title}</h1>
         {props.children}
       </main>

@@ -22,7 +22,7 @@ export const LoopsPage: FC<{ view: LoopsView; csrf: string }> = ({ csrf, view })
             <dt>Trigger</dt><dd>{loop.info.schedule === undefined ? loop.info.on : `schedule ${loop.info.schedule}`}</dd>
             <dt>if:</dt><dd><code data-testid="loop-if">{loop.info.if}</code></dd>
             <dt>Repositories</dt><dd>{loop.info.repositories.join(", ")}</dd>
-            <dt>Agent</dt><dd>{`${loop.info.agent} · approval ${loop.info.approval}`}</dd>
+            <dt>Agent</dt><dd>{`${loop.info.agent} · approval ${loop.info.approval}${loop.info.pullRequestApproval === "required" ? " · review before the pull request" : ""}${loop.info.judge === undefined ? "" : ` · judge ${loop.info.judge}`}`}</dd>
             {loop.info.maxCycles === undefined ? null : <><dt>Cycle budget</dt><dd>{`${loop.info.maxCycles} Runs per Item`}</dd></>}
           </dl>
         )}

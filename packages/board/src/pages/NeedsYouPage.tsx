@@ -40,7 +40,7 @@ export const NeedsYouPage: FC<{ view: NeedsYouView; csrf: string }> = ({ csrf, v
             <a href={runPath(r.run.id)}>{`${r.run.loop} · ${itemName(r.run.repository, r.run.number)}`}</a>{" "}
             <span>{`Attempt ${r.attemptNumber} · ${r.summary}`}</span> <Time at={r.run.updatedAt} />
           </header>
-          <HeldPatch patch={r.patch} cut={r.patchCut} />
+          <HeldPatch runId={r.run.id} patch={r.patch} cut={r.patchCut} />
           <ReviewActions runId={r.run.id} version={r.run.version} csrf={csrf} back="/" testSuffix={`-${r.run.id}`} />
         </article>
       ))}

@@ -1,6 +1,7 @@
 import type { FC } from "hono/jsx"
 import { CSRF_FIELD } from "../BoardServer/security"
 import { ActionButton } from "./ActionButton"
+import { PatchView } from "./PatchView"
 import { runPath } from "./format"
 
 /**
@@ -28,10 +29,10 @@ export const ReviewActions: FC<{ runId: string; version: number; csrf: string; b
   )
 }
 
-/** A held Attempt's unified diff, as text; cut at the ledger's bound, which the last line then says. */
-export const HeldPatch: FC<{ patch: string; cut: boolean }> = ({ cut, patch }) => (
+/** A held Attempt's unified diff per file; cut at the ledger's bound, which a note then says. */
+export const HeldPatch: FC<{ runId: string; patch: string; cut: boolean }> = ({ cut, patch, runId }) => (
   <details open>
     <summary>{cut ? "Diff (cut)" : "Diff"}</summary>
-    <pre class="diff" data-testid="held-patch">{patch === "" ? "(no diff stored)" : patch}</pre>
+    <PatchView patch={patch} cut={cut} download={`${runPath(runId)}/patch`} testId="held-patch" />
   </details>
 )

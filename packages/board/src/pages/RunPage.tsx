@@ -2,6 +2,7 @@ import type { FC } from "hono/jsx"
 import type { RunView } from "../BoardViews/runView"
 import { DiffStat, diffFigures } from "./DiffStat"
 import { itemName, runPath, Time } from "./format"
+import { PatchView } from "./PatchView"
 import { RunActions } from "./RunActions"
 import { TimelineEntries } from "./TimelineEntries"
 import { TranscriptLines } from "./TranscriptLines"
@@ -35,6 +36,13 @@ export const RunPage: FC<{ view: RunView; csrf: string }> = ({ csrf, view }) => 
           {view.result.summary === undefined ? null : <p data-testid="result-summary">{view.result.summary}</p>}
           <p>{`${view.result.commits.length} commit${view.result.commits.length === 1 ? "" : "s"}`}</p>
           {view.result.diff === undefined ? null : <DiffStat diff={view.result.diff} />}
+        </section>
+      )}
+
+      {view.patch === undefined ? null : (
+        <section data-testid="change">
+          <h2>{`Change of Attempt ${view.patch.attemptNumber}`}</h2>
+          <PatchView patch={view.patch.text} cut={view.patch.cut} download={`${runPath(run.id)}/patch`} />
         </section>
       )}
 

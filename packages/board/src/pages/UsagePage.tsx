@@ -1,6 +1,7 @@
 import type { FC } from "hono/jsx"
 import type { DayUsage } from "@usine/store/BrakeStore"
 import type { UsageView } from "../BoardViews/usageView"
+import { UsageChart } from "./UsageChart"
 import { capText, usageText } from "./usageText"
 
 const Table: FC<{ title: string; rows: ReadonlyArray<DayUsage>; testId: string; named: boolean }> = (props) => (
@@ -23,7 +24,7 @@ const Table: FC<{ title: string; rows: ReadonlyArray<DayUsage>; testId: string; 
   </section>
 )
 
-/** Tokens and cost per UTC day for the daemon, each Loop and each repository, and where today stands on each cap. */
+/** Tokens and cost per UTC day for the daemon, each Loop (drawn too) and each repository, and where today stands on each cap. */
 export const UsagePage: FC<{ view: UsageView }> = ({ view }) => (
   <>
     <p>{`UTC days ${view.days.at(-1) ?? ""} to ${view.days[0] ?? ""}. Tokens count input (cached included) and output; cost only where the harness reports it.`}</p>
@@ -39,6 +40,11 @@ export const UsagePage: FC<{ view: UsageView }> = ({ view }) => (
         </ul>
       </section>
     )}
+    <section data-testid="usage-charts" class="charts">
+      <h2>By Loop</h2>
+      <UsageChart metric="tokens" days={view.days} rows={view.loops} />
+      <UsageChart metric="cost" days={view.days} rows={view.loops} />
+    </section>
     <Table title="Daemon" rows={view.global} testId="usage-global" named={false} />
     <Table title="Loops" rows={view.loops} testId="usage-loops" named />
     <Table title="Repositories" rows={view.repositories} testId="usage-repositories" named />

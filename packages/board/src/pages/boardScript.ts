@@ -21,6 +21,7 @@ export const boardScript = `(() => {
       const next = doc.getElementById("main");
       const current = document.getElementById("main");
       if (next && current) current.replaceWith(next);
+      if (next?.dataset.documentTitle) document.title = next.dataset.documentTitle;
       follow();
     } finally {
       refreshing = false;
@@ -38,7 +39,9 @@ export const boardScript = `(() => {
       headers: { Accept: "application/json", "X-CSRF-Token": csrf }
     });
     const body = await res.json().catch(() => ({}));
-    flash(res.ok ? "Done." : (body.message ?? res.statusText), !res.ok);
+    // Intervene says what became of the message (ADR 0062): delivered, queued or refused, with how or why.
+    const told = res.ok && body.status && body.detail ? body.status + ": " + body.detail : undefined;
+    flash(res.ok ? (told ?? "Done.") : (body.message ?? res.statusText), !res.ok || body.status === "refused");
     await refresh();
   });
   const rowOf = (line) => {
@@ -81,6 +84,74 @@ export const boardScript = `(() => {
     stream.addEventListener("attempt", () => refresh());
     stream.addEventListener("note", () => refresh());
   };
+  // The Board: a card dragged onto another column, or moved with Alt+Arrow while focused, posts its own Move form.
+  const moveCard = (card, column) => {
+    const form = card.querySelector("form.move");
+    const select = form?.querySelector("select[name=column]");
+    if (!form || !select || !column || column === card.closest("[data-column]")?.dataset.column) return;
+    select.value = column;
+    card.classList.add("moving");
+    form.requestSubmit();
+  };
+  document.addEventListener("dragstart", (event) => {
+    const card = event.target instanceof Element ? event.target.closest("[data-draggable-card]") : null;
+    if (!card || !event.dataTransfer) return;
+    event.dataTransfer.setData("text/plain", card.dataset.itemKey ?? "");
+    event.dataTransfer.effectAllowed = "move";
+    card.classList.add("dragging");
+  });
+  document.addEventListener("dragend", (event) => {
+    if (event.target instanceof Element) event.target.classList.remove("dragging");
+    document.querySelectorAll(".column.drop-target").forEach((el) => el.classList.remove("drop-target"));
+  });
+  document.addEventListener("dragover", (event) => {
+    const column = event.target instanceof Element ? event.target.closest("[data-drop-column]") : null;
+    if (!column || !document.querySelector(".dragging")) return;
+    event.preventDefault();
+    document.querySelectorAll(".column.drop-target").forEach((el) => el !== column && el.classList.remove("drop-target"));
+    column.classList.add("drop-target");
+  });
+  document.addEventListener("drop", (event) => {
+    const column = event.target instanceof Element ? event.target.closest("[data-drop-column]") : null;
+    const card = document.querySelector(".dragging");
+    if (!column || !card) return;
+    event.preventDefault();
+    column.classList.remove("drop-target");
+    moveCard(card, column.dataset.column);
+  });
+  document.addEventListener("keydown", (event) => {
+    const card = event.target instanceof Element && event.target.matches("[data-draggable-card]") ? event.target : null;
+    if (!card || !event.altKey || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
+    const columns = [...document.querySelectorAll("[data-drop-column]")];
+    const at = columns.indexOf(card.closest("[data-drop-column]"));
+    const next = columns[at + (event.key === "ArrowLeft" ? -1 : 1)];
+    if (at < 0 || !next) return;
+    event.preventDefault();
+    moveCard(card, next.dataset.column);
+  });
+  // Times: relative on the page ("5 min ago", "running 2 min"), the UTC time in their title.
+  const span = (ms) => {
+    const s = Math.max(0, Math.round(ms / 1000));
+    if (s < 60) return s + " s";
+    const m = Math.floor(s / 60);
+    if (m < 60) return m + " min";
+    const h = Math.floor(m / 60);
+    if (h < 48) return h + " h " + (m % 60) + " min";
+    return Math.floor(h / 24) + " days";
+  };
+  const relativeTimes = () => {
+    const now = Date.now();
+    document.querySelectorAll("time[data-relative]").forEach((el) => {
+      const at = Date.parse(el.getAttribute("datetime") ?? "");
+      if (Number.isNaN(at)) return;
+      const ms = now - at;
+      const text = el.dataset.relative === "elapsed" ? span(ms) : ms < 45000 ? "just now" : span(ms) + " ago";
+      if (el.textContent !== text) el.textContent = text;
+    });
+  };
+  relativeTimes();
+  setInterval(relativeTimes, 15000);
+  new MutationObserver(() => relativeTimes()).observe(document.body, { childList: true, subtree: true });
   if (document.body.dataset.live === "page") {
     new EventSource("/events").addEventListener("changed", () => refresh());
   }

@@ -9,7 +9,9 @@ import { AttemptFailure } from "./failure"
 export const HeldWork = Schema.Struct({
   worker: Schema.String,
   head: Schema.String,
-  ref: Schema.String
+  ref: Schema.String,
+  /** The pull request body's verification section as this Attempt's rounds make it; the published body carries it. */
+  verification: Schema.optional(Schema.String)
 })
 export type HeldWork = typeof HeldWork.Type
 

@@ -22,6 +22,27 @@ const review = object("Review", {
   state: oneOf("APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED", "PENDING")
 })
 
+const check = object("Check", {
+  name: str,
+  status: oneOf("queued", "in_progress", "completed", "waiting", "requested", "pending"),
+  conclusion: oneOf(
+    "success", "failure", "neutral", "cancelled", "skipped", "timed_out", "action_required", "startup_failure", "stale", "error", ""
+  ),
+  url: str
+})
+
+const checks = object("Checks", { all: listOf(check), total: int, passed: int, failed: int, pending: int })
+
+const reviewThread = object("ReviewThread", {
+  path: str,
+  line: int,
+  body: str,
+  author: str,
+  authorAssociation,
+  createdAt: str,
+  url: str
+})
+
 /**
  * `item` of an issue or pull request Loop, as `ItemFields` (packages/github) builds it: a conformance test there keeps
  * the two in step. The pull-request fields hold empty values on issues, so their enums admit `""`.
@@ -47,7 +68,9 @@ const itemType = (kinds: ReadonlyArray<"issue" | "pull_request">): ObjectType =>
     headRef: str,
     headSha: str,
     baseRef: str,
-    reviews: listOf(review)
+    reviews: listOf(review),
+    checks,
+    reviewThreads: listOf(reviewThread)
   })
 
 /** `item` of a schedule Loop: the Tick. */

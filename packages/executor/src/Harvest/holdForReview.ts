@@ -5,7 +5,9 @@ import type { StepResult } from "@usine/core/attempt/outcome"
 import { boundPatch, type HeldPatch } from "@usine/core/attempt/Review"
 import { collectChange, type HarvestInput } from "../Harvest"
 import type { TransportError } from "../WorkerTransport"
+import type { VerifyEntry } from "../WorkerExecutor/AttemptJournal"
 import { salvageLocalRef } from "./branchName"
+import { verificationSection } from "./verificationSection"
 
 /**
  * The pull-request gate's stop before push (ADR 0063): the agent's work collected into the daemon's harvest
@@ -14,7 +16,10 @@ import { salvageLocalRef } from "./branchName"
  * result and the bounded unified diff, computed in the harvest repository, never where the agent wrote.
  */
 export const holdForReview = Effect.fn("Harvest.holdForReview")(function* (
-  input: Pick<HarvestInput, "git" | "redactor" | "begin" | "policy" | "run" | "attemptNumber"> & { readonly worker: string }
+  input: Pick<HarvestInput, "git" | "redactor" | "begin" | "policy" | "run" | "attemptNumber"> & {
+    readonly worker: string
+    readonly verification: ReadonlyArray<VerifyEntry>
+  }
 ): Effect.fn.Return<{ readonly result: StepResult; readonly patch: HeldPatch | undefined }, AttemptFailure | TransportError> {
   const collected = yield* collectChange(input)
   if ("nothing" in collected) return { result: collected.nothing, patch: undefined }
@@ -29,7 +34,12 @@ export const holdForReview = Effect.fn("Harvest.holdForReview")(function* (
     result: {
       commits: collected.commits,
       ...collected.changes,
-      held: { worker: input.worker, head: collected.head, ref },
+      held: {
+        worker: input.worker,
+        head: collected.head,
+        ref,
+        verification: verificationSection({ commands: input.policy.verify, rounds: input.verification, redactor: input.redactor })
+      },
       summary: `${count} commit${count === 1 ? "" : "s"} verified; waits for review before anything is pushed`
     },
     patch: boundPatch(input.redactor.redact(collected.diff))

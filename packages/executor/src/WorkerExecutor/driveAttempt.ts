@@ -104,7 +104,7 @@ export const driveAttempt = Effect.fn("WorkerExecutor.drive")(function* (ctx: At
   }
   yield* cursor.emit(journalRows(begin.value))
   const { policy, review } = request
-  if (review?._tag === "Publish") return yield* finish(ctx, begin.value, publish(ctx, begin.value, review.head))
+  if (review?._tag === "Publish") return yield* finish(ctx, begin.value, publish(ctx, begin.value, review))
   // Setup runs once per worktree, before its first turn is journaled; a restart in the middle runs it again.
   if (Option.isNone(journal.find("turn", (t) => t.turn === 1))) {
     const setupFailed = yield* runSetup(ctx)
@@ -189,6 +189,7 @@ const asOutcome = <R>(step: Effect.Effect<AttemptOutcome, AttemptFailure | Trans
  */
 const hold = (ctx: AttemptContext, begin: BeginEntry) =>
   holdForReview({
+    verification: ctx.journal.entries().filter((e): e is VerifyEntry => e._tag === "verify"),
     git: gitOfAttempt(ctx),
     redactor: ctx.settings.redactor,
     begin,
@@ -206,15 +207,15 @@ const hold = (ctx: AttemptContext, begin: BeginEntry) =>
  * Approve PR: the Attempt's worktree starts at the held work (the Run's newest salvage); no agent runs and no
  * verify, the harvest pushes and opens the pull request. A worktree elsewhere means the held work is not here.
  */
-const publish = (ctx: AttemptContext, begin: BeginEntry, head: string) =>
-  begin.startSha === head
-    ? harvestNow(ctx, begin)
+const publish = (ctx: AttemptContext, begin: BeginEntry, review: { readonly head: string; readonly verification?: string | undefined }) =>
+  begin.startSha === review.head
+    ? harvestNow(ctx, begin, review.verification)
     : Effect.succeed(failed(new AgentFailure({
       reason: `the work approved for its pull request is not on the Worker ${ctx.worker.name}`,
-      evidence: `held at ${head.slice(0, 12)}, the Attempt started at ${begin.startSha.slice(0, 12)}`
+      evidence: `held at ${review.head.slice(0, 12)}, the Attempt started at ${begin.startSha.slice(0, 12)}`
     })))
 
-const harvestNow = (ctx: AttemptContext, begin: BeginEntry) => {
+const harvestNow = (ctx: AttemptContext, begin: BeginEntry, verificationText?: string) => {
   const { journal, request } = ctx
   const { policy } = request
   const verification = journal.entries().filter((e): e is VerifyEntry => e._tag === "verify")
@@ -226,7 +227,8 @@ const harvestNow = (ctx: AttemptContext, begin: BeginEntry) => {
     policy,
     run: request.run,
     attemptNumber: request.attempt.number,
-    verification
+    verification,
+    verificationText
   }).pipe(
     // A GitHub outage at push or pull-request time is retried here, not with a new agent session.
     (step) => retryHarvest(step, { policy: ctx.settings.harvestRetryPolicy, redactor: ctx.settings.redactor }),

@@ -1,15 +1,17 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
+import * as path from "node:path/posix"
 import type { SessionRecord } from "../DurableSession/SessionRecord"
 import { sessionFiles } from "../DurableSession/sessionFiles"
 import type { StreamParser } from "../harness/Harness"
-import { idOfMessageFile } from "../Intervention"
-import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
+import { idOfMessageFile, messageFile } from "../Intervention"
+import { HostOperationFailed, type TransportError, type WorkerTransportShape } from "../WorkerTransport"
 
 /**
  * For a session whose wrapper feeds the CLI's stdin (ADR 0062): drops `inbox/close` once the parser sees the CLI
  * idle with no message waiting in the feed and every fed one answered, so the feeder ends its input and the CLI exits;
- * takes it back when the stream says the CLI went on (a retry, a message it took). Run at the live edge, after each
- * chunk of the stream.
+ * takes it back when the stream says the CLI went on (a retry, a message it took). When the parser asks for an idle
+ * probe (ADR 0067), feeds it once, through the inbox like a message, so a restarted follower replaying the stream
+ * finds it already fed. Run at the live edge, after each chunk of the stream.
  */
 export const feedCloser = (
   transport: WorkerTransportShape,
@@ -21,12 +23,16 @@ export const feedCloser = (
   return Effect.gen(function* () {
     const idle = parser.idle
     if (record.stdin !== "feed" || idle === undefined) return
-    if (!idle() && closed === false) return
+    const probe = parser.idleProbe?.()
+    if (!idle() && probe === undefined && closed === false) return
     const inbox = yield* transport.listDirectory(files.inbox)
     closed ??= inbox.includes("close")
+    const fed = (yield* transport.listDirectory(files.fed)).filter((name) => name.endsWith(".msg"))
+    if (probe !== undefined && ![...inbox, ...fed].some((name) => name.endsWith(".msg") && idOfMessageFile(name) === probe.id)) {
+      yield* feedProbe(transport, files.inbox, probe)
+    }
     const waiting = inbox.some((name) => name.endsWith(".msg"))
     const answered = parser.answered?.() ?? new Set<string>()
-    const fed = (yield* transport.listDirectory(files.fed)).filter((name) => name.endsWith(".msg"))
     const done = idle() && !waiting && fed.every((name) => answered.has(idOfMessageFile(name)))
     if (done && !closed) {
       yield* transport.writeFile(files.close, "")
@@ -37,3 +43,15 @@ export const feedCloser = (
     }
   })
 }
+
+/** The probe as a message file: written under a dot name, then renamed whole, so the feeder never takes half of it. */
+const feedProbe = (transport: WorkerTransportShape, inbox: string, probe: { readonly id: string; readonly line: string }) =>
+  Effect.gen(function* () {
+    const file = messageFile(yield* Clock.currentTimeMillis, probe.id)
+    const staged = path.join(inbox, `.${file}.tmp`)
+    yield* transport.writeFile(staged, probe.line, { mode: 0o600 })
+    const moved = yield* transport.exec({ argv: ["mv", "-f", staged, path.join(inbox, file)], timeoutMs: 30_000 })
+    if (moved.exitCode !== 0) {
+      return yield* new HostOperationFailed({ host: transport.host, operation: `mv ${staged}`, detail: moved.stderr.trim() })
+    }
+  })

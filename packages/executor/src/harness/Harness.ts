@@ -51,6 +51,12 @@ export interface StreamParser {
    * exits). `false` while it works, retries, or took a message it has not started on yet.
    */
   readonly idle?: () => boolean
+  /**
+   * For a `Stdin` channel whose CLI may announce more work right after it looked done (Pi prints a retry after its
+   * `agent_end`): the command to feed now, with its id, whose answer settles whether it is idle; `idle` stays false
+   * until then. `undefined` when none is due.
+   */
+  readonly idleProbe?: () => { readonly id: string; readonly line: string } | undefined
   /** For a `Stdin` channel: the ids of the messages the CLI answered so far (accepted or refused). */
   readonly answered?: () => ReadonlySet<string>
 }
@@ -65,8 +71,8 @@ export type InterventionChannel =
   | {
       /** The session's wrapper feeds the CLI's stdin: the task as `stdin`, then each message as one more input. */
       readonly _tag: "Stdin"
-      /** The stdin bytes (one line, newline included) that carry `text`, tagged with `id`. */
-      readonly message: (text: string, id: string) => string
+      /** The stdin bytes (one line, newline included) that carry `text`, tagged with `id`, for the session in `session.attemptDir`. */
+      readonly message: (text: string, id: string, session: { readonly attemptDir: string }) => string
       /** The CLI's answer to message `id` if this stream line is one. */
       readonly answer: (line: string, id: string) => MessageAnswer | undefined
     }

@@ -5,7 +5,7 @@ import { cliArgv } from "./cliArgv"
 import { type Harness, MODEL_PROVIDER_KEY_VARIABLE, type ModelProvider, type StreamParser } from "./Harness"
 import { arr, jsonLine, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
 import { jsonStreamParser } from "./jsonStreamParser"
-import { PI_TASK_ID, piChannel, piCommand } from "./piChannel"
+import { PI_STATE_ID, PI_TASK_ID, PI_IDLE_PROBE, piChannel, piCommand, piIdleProbeId } from "./piChannel"
 import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
 import { toolCallText } from "./toolCallText"
@@ -38,7 +38,7 @@ export const PiHarness: Harness = {
         PI_SKIP_VERSION_CHECK: "1",
         ...(provider?.apiKey === undefined ? {} : { [MODEL_PROVIDER_KEY_VARIABLE]: provider.apiKey })
       },
-      stdin: piCommand({ id: PI_TASK_ID, type: "prompt", message: input.prompt }),
+      stdin: `${piCommand({ id: PI_TASK_ID, type: "prompt", message: input.prompt })}${piCommand({ id: PI_STATE_ID, type: "get_state" })}`,
       files: {
         "pi-agent/settings.json": "{}\n",
         ...(provider === undefined ? {} : { "pi-agent/models.json": modelsJson(provider) })
@@ -95,10 +95,25 @@ const piParser = (): StreamParser => {
   const total = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0 }
   let failure: AttemptFailure | undefined
   let lastError: string | undefined
-  // Idle once a run ended with nothing after it: no retry, no compaction that goes on, no message taken since.
+  // Pi prints `agent_end`, then in further writes what follows it (`auto_retry_start`, a compaction): a run that ended
+  // is only a candidate for idle. The candidate's `get_state` probe is answered after everything Pi wrote with that
+  // `agent_end`, so idle is its answer (not streaming, not compacting, nothing queued) with no event since.
+  let ends = 0
+  let probes = 0
+  let candidate = false
   let idle = false
-  let idleBeforeCompaction = false
+  let candidateBeforeCompaction = false
   const answered = new Set<string>()
+  const ended = () => {
+    ends += 1
+    probes = 0
+    candidate = true
+    idle = false
+  }
+  const working = () => {
+    candidate = false
+    idle = false
+  }
 
   const error = (message: string, at: number): TranscriptEntry => {
     lastError = message
@@ -106,20 +121,30 @@ const piParser = (): StreamParser => {
   }
 
   const response = (e: StreamEvent, at: number): ReadonlyArray<TranscriptEntry> => {
-    // usine sends no command but the task and operator messages, each with an id.
+    // usine sends no command but the task, its get_state, idle probes and operator messages, each with an id.
     const id = str(e["id"])
     if (id === undefined) return [unknownEventRow(e, at)]
+    if (id === PI_STATE_ID) return [{ kind: "system", text: `pi session ${str(obj(e["data"])["sessionId"]) ?? "?"}`, at }]
     answered.add(id)
+    if (id.startsWith(PI_IDLE_PROBE)) {
+      const state = obj(e["data"])
+      const settled = state["isStreaming"] === false && state["isCompacting"] === false && num(state["pendingMessageCount"]) === 0
+      if (id !== piIdleProbeId(ends, probes) || !candidate) return []
+      // Busy by its own account though it printed nothing since (its run still winding down): ask again.
+      if (settled) idle = true
+      else probes += 1
+      return []
+    }
     const reason = str(e["error"]) ?? "refused"
     if (id === PI_TASK_ID) {
       if (e["success"] === true) return []
-      idle = true
+      ended()
       failure = new AgentFailure({ reason: "pi refused the task", evidence: reason })
       return [error(`pi refused the task: ${reason}`, at)]
     }
     if (e["success"] !== true) return [{ kind: "system", text: truncate(`pi refused the operator's message: ${reason}`), at }]
     // Taken while idle, it starts a new run: the session is not done.
-    idle = false
+    working()
     return [{ kind: "system", text: "pi accepted the operator's message", at }]
   }
 
@@ -166,10 +191,10 @@ const piParser = (): StreamParser => {
         return [{ kind: "system", text: `pi session ${str(e["id"]) ?? "?"}`, at }]
       // Partial and duplicate views of what message_end and tool_execution_end report once, complete.
       case "agent_start":
-        idle = false
+        working()
         return []
       case "agent_end":
-        idle = true
+        ended()
         return []
       case "response":
         return response(e, at)
@@ -191,7 +216,7 @@ const piParser = (): StreamParser => {
         return [{ kind: "tool_result", tool, text: e["isError"] === true ? `error: ${text}` : text, at }]
       }
       case "auto_retry_start": {
-        idle = false
+        working()
         failure = undefined
         const reason = str(e["errorMessage"]) ?? ""
         const text = `retrying (attempt ${num(e["attempt"])} of ${num(e["maxAttempts"])}, in ${Math.round(num(e["delayMs"]) / 1000)} s) after: ${reason}`
@@ -200,16 +225,18 @@ const piParser = (): StreamParser => {
       case "auto_retry_end": {
         if (e["success"] === true) return [{ kind: "system", text: "retry succeeded", at }]
         const reported = str(e["finalError"]) ?? "retries exhausted"
+        // Pi's last word on the run: nothing it may still do (a compaction) serves a session that failed.
+        working()
         idle = true
         failure = modelFailure(reported, at)
         return [error(reported, at)]
       }
       case "compaction_start":
-        idleBeforeCompaction = idle
-        idle = false
+        candidateBeforeCompaction = candidate || idle
+        working()
         return [{ kind: "system", text: `compacting context (${str(e["reason"]) ?? "?"})`, at }]
       case "compaction_end":
-        idle = e["willRetry"] !== true && idleBeforeCompaction
+        if (e["willRetry"] !== true && candidateBeforeCompaction) ended()
         return [{ kind: "system", text: `context compacted${e["aborted"] === true ? " (aborted)" : ""}`, at }]
       case "extension_error":
         return [error(`extension ${str(e["extensionPath"]) ?? "?"}: ${str(e["error"]) ?? ""}`, at)]
@@ -218,5 +245,14 @@ const piParser = (): StreamParser => {
     }
   }
 
-  return { ...jsonStreamParser(event, { failure: () => failure, lastError: () => lastError }), idle: () => idle, answered: () => answered }
+  return {
+    ...jsonStreamParser(event, { failure: () => failure, lastError: () => lastError }),
+    idle: () => idle,
+    idleProbe: () => {
+      if (!candidate || idle) return undefined
+      const id = piIdleProbeId(ends, probes)
+      return { id, line: piCommand({ id, type: "get_state" }) }
+    },
+    answered: () => answered
+  }
 }

@@ -4,6 +4,16 @@ import { jsonLine, str } from "./jsonLine"
 /** The id of the task's own `prompt` command; operator messages get theirs from the daemon. */
 export const PI_TASK_ID = "usine-task"
 
+/** The id of the `get_state` sent after the task: its answer names Pi's session, as `--mode json`'s header did. */
+export const PI_STATE_ID = "usine-state"
+
+/**
+ * The ids of the `get_state` probes fed once Pi's `ended`-th run ended (ADR 0067): the `probe`-th asks again after an
+ * answer that said Pi was still busy.
+ */
+export const PI_IDLE_PROBE = "usine-idle-"
+export const piIdleProbeId = (ended: number, probe: number): string => `${PI_IDLE_PROBE}${ended}-${probe}`
+
 /** One RPC command line for Pi's stdin. */
 export const piCommand = (command: Readonly<Record<string, unknown>>): string => `${JSON.stringify(command)}\n`
 

@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { codexThreadId } from "../../src/harness/codexAppServer"
 import { CodexHarness } from "../../src/harness/CodexHarness"
 import { TOOL_OUTPUT_LIMIT } from "../../src/harness/truncate"
 import { fixtureLines, replay, replayLines } from "./replay"
@@ -12,26 +13,22 @@ const input = {
 }
 
 describe("CodexHarness", () => {
-  it("starts codex exec with the prompt on stdin and CODEX_HOME in the Attempt's folder", () => {
+  it("starts codex app-server with CODEX_HOME in the Attempt's folder, the thread's seed, and the task as its first turn", () => {
     const inv = CodexHarness.invocation({ ...input, model: "gpt-5" })
-    assert.deepStrictEqual(inv.argv, [
-      "codex",
-      "exec",
-      "--json",
-      "--dangerously-bypass-approvals-and-sandbox",
-      "--skip-git-repo-check",
-      "-C",
-      "/w/tree",
-      "-m",
-      "gpt-5",
-      "-"
-    ])
-    assert.strictEqual(inv.stdin, "create a file hello.txt")
+    assert.deepStrictEqual(inv.argv, ["codex", "app-server"])
     assert.deepStrictEqual(inv.env, { CODEX_HOME: "/w/attempt/codex-home" })
-    assert.deepStrictEqual(Object.keys(inv.files), ["codex-home/config.toml"])
+    assert.deepStrictEqual(Object.keys(inv.files), ["codex-home/config.toml", "codex-home/usine-thread.jsonl"])
+    const threadId = codexThreadId("/w/attempt")
+    assert.match(threadId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    assert.notStrictEqual(codexThreadId("/w/attempt-2"), threadId)
+    assert.strictEqual(JSON.parse(inv.files["codex-home/usine-thread.jsonl"] ?? "").payload.id, threadId)
+    const lines = (inv.stdin ?? "").trimEnd().split("\n").map((l) => JSON.parse(l))
+    assert.deepStrictEqual(lines.map((l) => l.method), ["initialize", "initialized", "thread/resume", "turn/start"])
+    assert.deepInclude(lines[2].params, { threadId, path: "/w/attempt/codex-home/usine-thread.jsonl", cwd: "/w/tree", model: "gpt-5", approvalPolicy: "never", sandbox: "danger-full-access" })
+    assert.deepInclude(lines[3].params, { threadId, input: [{ type: "text", text: "create a file hello.txt", text_elements: [] }] })
     const custom = CodexHarness.invocation({ ...input, command: ["/opt/codex/bin/codex", "--no-color"] })
-    assert.deepStrictEqual(custom.argv.slice(0, 3), ["/opt/codex/bin/codex", "--no-color", "exec"])
-    assert.notInclude(custom.argv, "-m")
+    assert.deepStrictEqual(custom.argv, ["/opt/codex/bin/codex", "--no-color", "app-server"])
+    assert.notInclude(custom.stdin ?? "", "gpt-5")
   })
 
   it("maps the recorded successful stream to transcript rows", () => {

@@ -10,7 +10,7 @@ import { CodexHarness } from "../../src/harness/CodexHarness"
 import { CommandHarness } from "../../src/harness/CommandHarness"
 import type { Harness } from "../../src/harness/Harness"
 import { PiHarness } from "../../src/harness/PiHarness"
-import { PI_TASK_ID, piCommand } from "../../src/harness/piChannel"
+import { PI_STATE_ID, PI_TASK_ID, piCommand } from "../../src/harness/piChannel"
 import { CLAUDE_TASK_UUID, claudeUserLine } from "../../src/harness/claudeChannel"
 import { fixturePath, replay } from "./replay"
 import { attemptFolders, runAgent } from "./runAgent"
@@ -74,7 +74,7 @@ describe("harnesses against a real process", () => {
       // Pi (RPC mode) and Claude Code (stream-json input) take their task as a command on stdin (ADR 0062).
       const stdin =
         harness === PiHarness
-          ? piCommand({ id: PI_TASK_ID, type: "prompt", message: prompt })
+          ? `${piCommand({ id: PI_TASK_ID, type: "prompt", message: prompt })}${piCommand({ id: PI_STATE_ID, type: "get_state" })}`
           : harness === ClaudeHarness
             ? claudeUserLine(prompt, CLAUDE_TASK_UUID)
             : prompt

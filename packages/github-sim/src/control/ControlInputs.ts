@@ -100,6 +100,38 @@ export const AddReview = Schema.Struct({
   body: opt(Schema.String)
 })
 
+/** A check run on a commit: `sha`, or the head of pull request `number`. */
+export const AddCheckRun = Schema.Struct({
+  repo: Repo,
+  sha: opt(Schema.String),
+  number: opt(Number_),
+  name: Schema.String,
+  status: opt(Schema.Literal("queued", "in_progress", "completed")),
+  conclusion: opt(Schema.Literal("success", "failure", "neutral", "cancelled", "skipped", "timed_out", "action_required", "stale")),
+  detailsUrl: opt(Schema.String)
+})
+
+/** A commit status (`POST /statuses/{sha}`): `sha`, or the head of pull request `number`. */
+export const AddCommitStatus = Schema.Struct({
+  repo: Repo,
+  sha: opt(Schema.String),
+  number: opt(Number_),
+  context: Schema.String,
+  state: Schema.Literal("success", "failure", "error", "pending"),
+  targetUrl: opt(Schema.String)
+})
+
+/** An inline review thread on a pull request, with its first comment. */
+export const AddReviewThread = Schema.Struct({
+  repo: Repo,
+  number: Number_,
+  path: Schema.String,
+  line: opt(Schema.NullOr(Number_)),
+  body: Schema.String,
+  author: Schema.String,
+  resolved: opt(Schema.Boolean)
+})
+
 /** See `FaultSpec`. */
 export const Fault = Schema.Struct({
   method: opt(Schema.String),

@@ -49,6 +49,12 @@ export interface SimControl {
   readonly setMergeState: (input: In<typeof Inputs.SetMergeState>) => Effect.Effect<components["schemas"]["pull-request"], Fails>
   /** Records a review on a pull request. */
   readonly addReview: (input: In<typeof Inputs.AddReview>) => Effect.Effect<void, Fails>
+  /** Records a check run on a commit (its sha, or a pull request's head). */
+  readonly addCheckRun: (input: In<typeof Inputs.AddCheckRun>) => Effect.Effect<{ readonly id: number; readonly sha: string }, Fails>
+  /** Records a commit status on a commit (its sha, or a pull request's head). */
+  readonly addCommitStatus: (input: In<typeof Inputs.AddCommitStatus>) => Effect.Effect<{ readonly id: number; readonly sha: string }, Fails>
+  /** Opens an inline review thread on a pull request. */
+  readonly addReviewThread: (input: In<typeof Inputs.AddReviewThread>) => Effect.Effect<{ readonly id: number }, Fails>
   /** Installs a fault on matching API routes. */
   readonly setFault: (input: In<typeof Inputs.Fault>) => Effect.Effect<{ readonly id: number }, Fails>
   /** Removes every fault. */

@@ -4,6 +4,7 @@ import type { SimRepository } from "../world/SimRepository"
 import type { SimWorld } from "../world/SimWorld"
 import { actorNode } from "./actorNode"
 import { connection, type ConnectionArgs } from "./connection"
+import { feedbackFields } from "./feedbackNodes"
 import { repositoryNode } from "./repositoryNode"
 
 const at = (ms: number | null) => (ms === null ? null : isoSeconds(ms))
@@ -79,7 +80,8 @@ const pullFields = (world: SimWorld, repo: SimRepository, item: SimItem, pull: S
       "reviews",
       pull.reviews.filter((review) => args.states == null || args.states.includes(review.state)).map((review) => reviewNode(world, repo, review)),
       args
-    )
+    ),
+  ...feedbackFields(world, repo, item, pull)
 })
 
 /** An `Issue` or `PullRequest` node with the fields usine reads; anything else fails loudly. */

@@ -1,3 +1,5 @@
+import type { SimReviewThread } from "./SimFeedback"
+
 /** A label of a repository's catalog. */
 export interface SimLabel {
   readonly id: number
@@ -53,6 +55,8 @@ export interface SimPull {
   readonly reviews: Array<SimReview>
   /** Logins asked for a review (`POST …/requested_reviewers`). */
   requestedReviewers?: Array<string>
+  /** Inline review threads (`addReviewThread`). */
+  reviewThreads?: Array<SimReviewThread>
 }
 
 /** An issue, or a pull request (an issue with `pull`): they share one number sequence. */

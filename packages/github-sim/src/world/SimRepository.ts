@@ -1,3 +1,4 @@
+import type { SimCheck } from "./SimFeedback"
 import type { SimItem, SimLabel } from "./SimItem"
 
 /** One emulated repository: its metadata, label catalog and items; its git data lives in `gitDir`. */
@@ -5,6 +6,8 @@ export class SimRepository {
   readonly items = new Map<number, SimItem>()
   /** Keyed by lowercase name: GitHub label names are case-insensitive. */
   readonly labels = new Map<string, SimLabel>()
+  /** Check runs and commit statuses by commit sha. */
+  readonly checks = new Map<string, Array<SimCheck>>()
   private lastNumber = 0
   updatedAt: number
   pushedAt: number

@@ -20,6 +20,18 @@ const ISSUE_FIELDS = `fragment UsineIssueFields on Issue {
   ${comments}
 }`
 
+/**
+ * CI on the head commit (check runs and commit statuses, through the rollup) and the inline review threads: what
+ * feedback Loops read (`item.checks`, `item.reviewThreads`).
+ */
+const feedback = `commits(last: 1) { nodes { commit { statusCheckRollup { contexts(first: 100) { nodes {
+    __typename
+    ... on CheckRun { name status conclusion detailsUrl }
+    ... on StatusContext { context state targetUrl }
+  } } } } } }
+  reviewThreads(first: 50) { nodes { isResolved path line
+    comments(first: 1) { nodes { body url createdAt authorAssociation ${actor} } } } }`
+
 /** The payload slice of a pull request, with what review Loops need. */
 const PULL_REQUEST_FIELDS = `fragment UsinePullRequestFields on PullRequest {
   __typename number title body state url createdAt updatedAt closedAt mergedAt authorAssociation
@@ -30,6 +42,7 @@ const PULL_REQUEST_FIELDS = `fragment UsinePullRequestFields on PullRequest {
   ${assignees}
   ${comments}
   reviews(last: 20) { nodes { state body submittedAt authorAssociation ${actor} } }
+  ${feedback}
 }`
 
 export interface ItemTarget {

@@ -5,7 +5,7 @@ import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
 import { type ModelScript } from "../../src/ModelScript"
 import { startModelSim } from "../../src/startModelSim"
 import { agentCli } from "./agentCli"
-import { type CliProcess, startCli } from "./cliProcess"
+import { type CliProcess, type StdinStep, startCli } from "./cliProcess"
 import { sampleRepo } from "./sampleRepo"
 
 export const API_KEY = "sim-key-4b1d"
@@ -57,9 +57,31 @@ export const agentSession = (
       config: { grant: [], set: {} },
       harness: inv.env
     })
-    const cli = yield* startCli(inv, { workdir: folders.workdir, attemptDir: folders.attemptDir, env })
+    const cli = yield* startCli(inv, {
+      workdir: folders.workdir,
+      attemptDir: folders.attemptDir,
+      env,
+      ...(harness.channel?._tag === "Stdin" ? { feedStdin: stdinFeeder(harness) } : {})
+    })
     return { ...folders, sim, inv, cli, parsed: () => parse(harness, cli) }
   })
+
+/**
+ * The session's feeder in small: after each stdout line, the harness's own parser says whether an idle probe is due
+ * (written once) or the CLI is idle, waiting for input (its stdin is closed).
+ */
+const stdinFeeder = (harness: Harness) => {
+  const parser = harness.parser()
+  const probed = new Set<string>()
+  return (line: string): StdinStep | undefined => {
+    parser.line(line, 0)
+    if (parser.idle?.() === true) return { _tag: "Close" }
+    const probe = parser.idleProbe?.()
+    if (probe === undefined || probed.has(probe.id)) return undefined
+    probed.add(probe.id)
+    return { _tag: "Write", input: probe.line }
+  }
+}
 
 /** The transcript rows the harness's parser makes of everything printed so far, and the parser itself. */
 export const parse = (harness: Harness, cli: CliProcess) => {

@@ -5,6 +5,9 @@ import { dirname, join } from "node:path"
 import type { HarnessInvocation } from "@usine/executor/harness/Harness"
 import { livingInGroup } from "./processGroup"
 
+/** What to do with the stdin of a CLI fed on it, after a stdout line: write more input (an idle probe), or close it. */
+export type StdinStep = { readonly _tag: "Write"; readonly input: string } | { readonly _tag: "Close" }
+
 /** A stdout line and when it arrived (ms since the process started). */
 export interface TimedLine {
   readonly at: number
@@ -36,7 +39,17 @@ export interface CliProcess {
  */
 export const startCli = (
   inv: HarnessInvocation,
-  options: { readonly workdir: string; readonly attemptDir: string; readonly env: Readonly<Record<string, string>> }
+  options: {
+    readonly workdir: string
+    readonly attemptDir: string
+    readonly env: Readonly<Record<string, string>>
+    /**
+     * For a CLI whose stdin is its input channel (ADR 0062): fed each stdout line, says what its stdin gets next, as
+     * the session's feeder would (the harness's idle probe, then the close once it is idle); without it stdin closes
+     * at once after the prompt.
+     */
+    readonly feedStdin?: (line: string) => StdinStep | undefined
+  }
 ) =>
   Effect.gen(function* () {
     for (const [relative, content] of Object.entries(inv.files)) {
@@ -58,11 +71,20 @@ export const startCli = (
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       const parts = (partial + chunk).split("\n")
       partial = parts.pop() ?? ""
-      for (const text of parts) lines.push({ at: Date.now() - started, text })
+      for (const text of parts) {
+        lines.push({ at: Date.now() - started, text })
+        const step = options.feedStdin?.(text)
+        if (step === undefined || child.stdin.writableEnded) continue
+        if (step._tag === "Write") child.stdin.write(step.input)
+        else child.stdin.end()
+      }
     })
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-    child.on("close", (code, signal) => Deferred.unsafeDone(exit, Effect.succeed({ code, signal })))
-    child.stdin.end(inv.stdin ?? "")
+    child.on("close", (code, signal) => {
+      Deferred.unsafeDone(exit, Effect.succeed({ code, signal }))
+    })
+    if (options.feedStdin === undefined) child.stdin.end(inv.stdin ?? "")
+    else child.stdin.write(inv.stdin ?? "")
 
     const lineWhere = (predicate: (line: string) => boolean, timeout: Duration.DurationInput) =>
       Effect.suspend(() => {

@@ -31,7 +31,7 @@ const statements: ReadonlyArray<string> = [
   )`
 ]
 
-/** Write-back to GitHub (ADR 0064): status labels, the pull request's labels and reviewers, the Item's comment. */
+/** Write-back to GitHub (ADR 0065): status labels, the pull request's labels and reviewers, the Item's comment. */
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   for (const statement of statements) yield* sql.unsafe(statement)

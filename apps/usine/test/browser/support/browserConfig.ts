@@ -5,6 +5,8 @@ import { AGENT, BOARD_TOKEN, REPOSITORY } from "../../support/daemonConfig"
 export const COLUMNS = { ideas: { name: "Ideas", label: "idea" }, ready: { name: "Ready", label: "ready-for-agent" } } as const
 /** The label of the Loop whose Agent fails its first Attempt. */
 export const FLAKY_LABEL = "flaky"
+/** The label of the Loop whose Runs stop at the pull-request gate (ADR 0063) before their pull request. */
+export const REVIEWED_LABEL = "reviewed"
 /** The first transcript line of the slow agent, printed seconds before the rest, so the page sees rows arrive. */
 export const FIRST_LINE = "reading the issue before touching the code"
 
@@ -12,11 +14,14 @@ const node = JSON.stringify(process.execPath)
 const agent = JSON.stringify(AGENT)
 
 /**
- * `slow`: the demo's scripted agent after a first line and a pause. `flaky`: exits 1 while its marker is absent
+ * `quick`: the demo's scripted agent. `slow`: the demo's scripted agent after a first line and a pause. `flaky`: exits 1 while its marker is absent
  * from the worktree (creating it), so the first Attempt fails; its salvage carries the marker to the retry (the
  * sandbox lets an agent write nothing outside its worktree), which removes it and runs the demo's agent.
  */
 const agents = () => `agents:
+  quick:
+    harness: command
+    command: [${node}, ${agent}]
   slow:
     harness: command
     command: [sh, -c, ${JSON.stringify(`echo '${FIRST_LINE}'; sleep 4; exec ${node} ${agent}`)}]
@@ -45,6 +50,7 @@ labels:
   - {name: ${COLUMNS.ideas.label}, color: "d876e3"}
   - {name: ${COLUMNS.ready.label}, color: "0e8a16"}
   - {name: ${FLAKY_LABEL}, color: "fbca04"}
+  - {name: ${REVIEWED_LABEL}, color: "1d76db"}
 board:
   listen: 127.0.0.1:${options.boardPort}
   token: ${BOARD_TOKEN}
@@ -69,4 +75,10 @@ loops:
     prompt: "Implement issue #{{ item.number }} of {{ repository }}: {{ item.title }}"
     agent: flaky
     approval: none
+  - name: reviewed-features
+    on: issues
+    if: '"${REVIEWED_LABEL}" in item.labels'
+    prompt: "Implement issue #{{ item.number }} of {{ repository }}: {{ item.title }}"
+    agent: quick
+    approval: {start: none, pull_request: required}
 `
