@@ -22,8 +22,8 @@ export interface WorkerHandle {
   readonly transport: WorkerTransportShape
   readonly workspace: Workspace.Workspace
   readonly sessions: DurableSession.DurableSession
-  /** How its agents and `verify` commands are confined (ADR 0054). */
-  readonly sandbox: WorkerSandbox
+  /** How its agents and `verify` commands are confined now (ADR 0054): a reload may change it in place (ADR 0072). */
+  readonly sandbox: () => WorkerSandbox
 }
 
 /** What every Attempt of this executor shares. */

@@ -48,10 +48,8 @@ export const AttemptLocator = {
               transport: config.transport,
               workspace,
               sessions: DurableSession.make(config.transport),
-              // Read at each use: a reload may change it without replacing the Worker.
-              get sandbox() {
-                return config.sandbox ?? "bubblewrap"
-              }
+              // Asked at each use: a reload may change it without replacing the Worker.
+              sandbox: () => config.sandbox ?? "bubblewrap"
             }
             opened.set(config, handle)
             return handle

@@ -27,7 +27,7 @@ export const agentSandbox = (
   env: Readonly<Record<string, string>>,
   providerBaseUrl: string | undefined
 ): SessionSandbox | undefined =>
-  ctx.worker.sandbox === "none"
+  ctx.worker.sandbox() === "none"
     ? undefined
     : {
         writable: [ctx.worktree],
@@ -42,7 +42,7 @@ export const agentSandbox = (
 
 /** The `verify` commands' sandbox: like the agent's, with the Loop's hosts only and a folder of the round's own. */
 export const verifySandbox = (ctx: AttemptContext, round: number): VerifySandbox | undefined =>
-  ctx.worker.sandbox === "none"
+  ctx.worker.sandbox() === "none"
     ? undefined
     : {
         dir: path.join(ctx.attemptDir, `verify-${round}`),

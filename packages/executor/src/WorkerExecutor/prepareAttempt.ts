@@ -87,7 +87,7 @@ export const prepareAttempt = Effect.fn("WorkerExecutor.prepare")(function* (inp
       }),
     catch: (error) => new AgentFailure({ reason: `the Agent ${run.agent} cannot be started`, evidence: String(error) })
   })
-  const sandbox = worker.sandbox === "none" ? undefined : { worker: worker.name }
+  const sandbox = worker.sandbox() === "none" ? undefined : { worker: worker.name }
   const capabilities = yield* probeWorker(worker.transport, { binaries: ["git", preview.argv[0] ?? ""], sandbox }).pipe(
     Effect.mapError(asFailure)
   )
