@@ -49,7 +49,7 @@ describe("ModelSim, OpenAI Responses API", () => {
       const deltas = events.filter((e) => e["type"] === "response.function_call_arguments.delta").map((e) => e["delta"]).join("")
       const item = events[6]?.["item"]
       assert.deepStrictEqual(item, { id: "fc_1", type: "function_call", call_id: "call_1", name: "exec_command", status: "completed", arguments: deltas })
-      assert.deepStrictEqual(JSON.parse(deltas), { cmd: "npm test" })
+      assert.deepStrictEqual(JSON.parse(deltas), { cmd: "npm test", yield_time_ms: 300_000 })
       const completed = events[7]?.["response"]
       assert.strictEqual(completed["status"], "completed")
       assert.deepStrictEqual(completed["output"], [item])

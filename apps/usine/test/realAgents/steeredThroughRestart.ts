@@ -27,7 +27,7 @@ const FIRST = "Operator here: keep the regression test short."
 const SECOND = "Operator again, after the restart: mention the issue number in the commit."
 
 /** A tool call that waits until the test lets it go (a file in the worktree), so a message surely lands mid-call. */
-const waitFor = (name: string) => `while [ ! -f ${name} ]; do sleep 0.2; done; rm -f ${name}; echo ${name} seen`
+const waitFor = (name: string) => `while [ ! -f ${name} ]; do sleep 0.2; done; rm ${name}; echo ${name} seen`
 
 /** Two slow tool calls (the daemon is killed and restarted during the second), then the demo's fix. */
 const SCRIPT: ModelScript = {

@@ -7,9 +7,13 @@ export interface ToolCall {
   readonly arguments: Readonly<Record<string, unknown>>
 }
 
-/** The shell tools of the CLIs we drive, with how each takes its command. */
+/**
+ * The shell tools of the CLIs we drive, with how each takes its command. Codex's `exec_command` hands a command
+ * still running after `yield_time_ms` (10 s by default) back to the model as a live session, which a script does not
+ * poll: the longest wait Codex allows keeps a slow scripted command one tool call, as in the other CLIs.
+ */
 const SHELLS: ReadonlyArray<readonly [string, (command: string) => Record<string, unknown>]> = [
-  ["exec_command", (cmd) => ({ cmd })],
+  ["exec_command", (cmd) => ({ cmd, yield_time_ms: 300_000 })],
   ["bash", (command) => ({ command })],
   ["shell_command", (command) => ({ command })],
   ["shell", (command) => ({ command: ["bash", "-lc", command] })]
