@@ -4,8 +4,8 @@ import * as WorkerExecutor from "@usine/executor/WorkerExecutor"
 import { PullRequests } from "@usine/github/PullRequests"
 import { Redactor } from "@usine/core/text/Redactor"
 import { ConfigState } from "../ConfigState"
-import type { StartupPlan } from "../daemon/StartupPlan"
-import { makeWorkerPool, WorkerPool } from "./WorkerPool"
+import { pathFrom, type StartupPlan } from "../daemon/StartupPlan"
+import { makeWorkerPool, WorkerPool } from "@usine/executor/WorkerPool"
 
 /** Where git clones `owner/name` from, next to the API: github.com, a GitHub Enterprise host, or the emulator. */
 export const cloneUrlOf = (apiUrl: string) => (repository: string): string => {
@@ -28,7 +28,7 @@ export const WorkerExecutorLayer = (plan: StartupPlan) =>
     Effect.gen(function* () {
       const state = yield* ConfigState
       const redactor = yield* Redactor
-      const { follow, pool, start, workers } = yield* makeWorkerPool(plan)
+      const { follow, pool, start, workers } = yield* makeWorkerPool({ configFile: plan.configFile, localRoot: (root) => pathFrom(plan.configFile, root) })
       yield* start(plan.config)
       const local = WorkerExecutor.layer({
         // Asked at each Attempt: an Agent added or changed by a reload is used from the next Attempt on.

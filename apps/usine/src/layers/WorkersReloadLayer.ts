@@ -2,7 +2,7 @@ import { Effect, Layer, Stream } from "effect"
 import { WorkerSlots } from "@usine/engine/WorkerSlots"
 import { ConfigState } from "../ConfigState"
 import { workerSpecsOf } from "./PoliciesLayer"
-import { WorkerPool } from "./WorkerPool"
+import { WorkerPool } from "@usine/executor/WorkerPool"
 
 /** The Needs you headline of a reload whose Workers were not all opened: the rest of it is in force. */
 const WORKER_NOT_OPENED = "a Worker of the configuration could not be opened; the rest of the change applies"

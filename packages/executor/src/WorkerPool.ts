@@ -1,13 +1,19 @@
 import { Context, Effect, ExecutionStrategy, Exit, Scope } from "effect"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import type { WorkerConfig, WorkerSandbox } from "@usine/core/config/WorkerConfig"
-import * as LocalTransport from "@usine/executor/LocalTransport"
-import type { ExecutorWorker, WorkerDirectory } from "@usine/executor/WorkerDirectory"
-import { probeSandbox, SandboxUnavailable } from "@usine/executor/Sandbox"
-import * as SshTransport from "@usine/executor/SshTransport"
-import type { WorkerTransportShape } from "@usine/executor/WorkerTransport"
-import { acquireWorkerRootLock, holderNote } from "@usine/executor/WorkerRootLock"
-import { pathFrom, type StartupPlan } from "../daemon/StartupPlan"
+import * as LocalTransport from "./LocalTransport"
+import type { ExecutorWorker, WorkerDirectory } from "./WorkerDirectory"
+import { probeSandbox, SandboxUnavailable } from "./Sandbox"
+import * as SshTransport from "./SshTransport"
+import type { WorkerTransportShape } from "./WorkerTransport"
+import { acquireWorkerRootLock, holderNote } from "./WorkerRootLock"
+
+/** Where the app's Workers come from: usine.yaml (named in each root lock) and how a local root is resolved. */
+export interface WorkerPlace {
+  readonly configFile: string
+  /** A local Worker's `root` as an absolute path (relative to usine.yaml, `~/` the user's home). */
+  readonly localRoot: (root: string) => string
+}
 
 /** What a reload did to the Workers: the names now in force, and one line per Worker that could not be opened. */
 export interface WorkersReconciled {
@@ -17,7 +23,7 @@ export interface WorkersReconciled {
 
 /**
  * The Workers the executor runs on, opened by the app (transport, `/proc` probe, root lock) and changed by a reload
- * (ADR 0052). Only `WorkerExecutorLayer` provides it; a daemon wired with another executor has none.
+ * (ADR 0052). Only the app's `WorkerExecutorLayer` provides it; a daemon wired with another executor has none.
  */
 export class WorkerPool extends Context.Tag("usine/WorkerPool")<
   WorkerPool,
@@ -45,8 +51,8 @@ const identityOf = (worker: WorkerConfig) => JSON.stringify([worker.type, worker
  * Takes the Worker root (ADR 0048), before the engine's recovery walks it: a second daemon on the same root refuses.
  * An unreachable ssh Worker is left unlocked, with a warning (its Attempts fail until it is back).
  */
-const lockRoot = (plan: StartupPlan, name: string, worker: { readonly transport: WorkerTransportShape; readonly root: string }) =>
-  acquireWorkerRootLock({ worker: name, transport: worker.transport, root: worker.root, note: holderNote(plan.configFile) }).pipe(
+const lockRoot = (place: WorkerPlace, name: string, worker: { readonly transport: WorkerTransportShape; readonly root: string }) =>
+  acquireWorkerRootLock({ worker: name, transport: worker.transport, root: worker.root, note: holderNote(place.configFile) }).pipe(
     Effect.catchTag("WorkerUnreachable", (error) =>
       Effect.logWarning("a Worker could not be reached to lock its root; it runs unlocked").pipe(
         Effect.annotateLogs({ worker: name, error: error.message })
@@ -82,7 +88,7 @@ const announceSandbox = (name: string, sandbox: WorkerSandbox, transport: Worker
  * name until its last Attempt ends (unless a Worker in force took the name). `follow` counts an Attempt on a Worker
  * while it runs.
  */
-export const makeWorkerPool = (plan: StartupPlan) =>
+export const makeWorkerPool = (place: WorkerPlace) =>
   Effect.gen(function* () {
     const parent = yield* Effect.scope
     const current = new Map<string, Entry>()
@@ -95,8 +101,8 @@ export const makeWorkerPool = (plan: StartupPlan) =>
           const transport = worker.type === "ssh"
             ? yield* SshTransport.make({ destination: worker.host ?? name })
             : LocalTransport.make()
-          const root = worker.type === "ssh" ? worker.root.replace(/^~\//, "") : pathFrom(plan.configFile, worker.root)
-          yield* lockRoot(plan, name, { transport, root })
+          const root = worker.type === "ssh" ? worker.root.replace(/^~\//, "") : place.localRoot(worker.root)
+          yield* lockRoot(place, name, { transport, root })
           yield* announceSandbox(name, worker.sandbox, transport)
           return { transport, root }
         }).pipe(Scope.extend(scope), Effect.onError(() => Scope.close(scope, Exit.void)))
