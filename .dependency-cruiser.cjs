@@ -1,4 +1,4 @@
-// The house rules (issue 22, ADR 0070), run by `pnpm run deps` in `pnpm test`. Layering:
+// The house rules (issue 22, ADR 0075), run by `pnpm run deps` in `pnpm test`. Layering:
 //   core -> store -> engine -> {triggers, executor} -> board -> apps, with github beside store (core only).
 // Test code (test/, bench/) may import any package it declares; src never imports test code, the sims or the test kit
 // (apps/usine/src may start the sims: `usine demo` and `usine sim`).
@@ -22,7 +22,7 @@ module.exports = {
   forbidden: [
     ...Object.entries(layers).map(([name, allowed]) => ({
       name: `layer-${name}`,
-      comment: `packages/${name}/src may import only ${allowed.length === 0 ? "no package of ours" : allowed.join(", ")} (ADR 0070)`,
+      comment: `packages/${name}/src may import only ${allowed.length === 0 ? "no package of ours" : allowed.join(", ")} (ADR 0075)`,
       severity: "error",
       from: { path: src(name) },
       to: { path: pkg(...ours.filter((other) => other !== name && !allowed.includes(other))) }

@@ -1,5 +1,5 @@
 /**
- * The dependency half that dependency-cruiser does not check (ADR 0070): in every workspace package, each entry of
+ * The dependency half that dependency-cruiser does not check (ADR 0075): in every workspace package, each entry of
  * `dependencies` is imported by its `src/`, each of `devDependencies` by its tests (anything outside `src/`), and each
  * package its `src/` imports is a runtime dependency, not a devDependency. A declared package counts as used when it is
  * a peer of a used one (declared so that one version is resolved), or when `uses` below says how else it is used.

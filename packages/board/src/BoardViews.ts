@@ -112,18 +112,18 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
         const lines = shown === undefined
           ? []
           : yield* model.transcript(shown.id, { limit: TRANSCRIPT_WINDOW, newest: true })
-        const held = yield* store.heldAttempt(runId)
-        const patch = Option.match(held, {
+        const latest = yield* store.latestPatch(runId)
+        const patch = Option.match(latest, {
           onNone: () => undefined,
-          onSome: (h) => ({ attemptNumber: h.attempt.number, text: h.patch.text, cut: h.patch.cut })
+          onSome: (p) => ({ attemptNumber: p.attemptNumber, text: p.patch.text, cut: p.patch.cut })
         })
         return clean(runView(detail, shown, lines, patch))
       }),
 
-      /** The newest held Attempt's stored diff as text (ADR 0063), redacted; empty without one. */
+      /** The stored diff of the Run's last Attempt that has one (ADR 0063, issue 21) as text, redacted; empty without one. */
       patch: Effect.fn("BoardViews.patch")(function* (runId: RunId) {
-        const held = yield* store.heldAttempt(runId)
-        return redactor.redact(Option.match(held, { onNone: () => "", onSome: (h) => h.patch.text }))
+        const latest = yield* store.latestPatch(runId)
+        return redactor.redact(Option.match(latest, { onNone: () => "", onSome: (p) => p.patch.text }))
       }),
 
       /** Transcript rows after `afterSeq`, redacted: what the live stream sends. */

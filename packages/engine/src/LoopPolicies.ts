@@ -44,7 +44,7 @@ export class LoopPolicies extends Context.Tag("usine/LoopPolicies")<
   {
     /** The policy of a Loop; None when no such Loop is configured. */
     readonly loop: (name: string) => Option.Option<LoopPolicy>
-    /** Every configured Loop by name, as configured now (a reload changes the answer, ADR 0072). */
+    /** Every configured Loop by name, as configured now (a reload changes the answer, ADR 0077). */
     readonly loops: () => ReadonlyMap<string, LoopPolicy>
     /** Every configured Worker, as configured now. */
     readonly workers: () => ReadonlyArray<WorkerSpec>

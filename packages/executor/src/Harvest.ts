@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import { AgentFailure, type AttemptFailure, InfraFailure } from "@usine/core/attempt/failure"
 import { summarizeDiff } from "@usine/core/attempt/DiffSummary"
 import type { StepResult } from "@usine/core/attempt/outcome"
+import { boundPatch, type HeldPatch } from "@usine/core/attempt/Review"
 import type { AttemptPolicy } from "@usine/engine/Executor"
 import { guardFailure, runGuards } from "./guards/runGuards"
 import { SALVAGE_SUBJECT } from "./Harvest/branchName"
@@ -28,6 +29,8 @@ export interface HarvestInput {
   readonly verification: ReadonlyArray<VerifyEntry>
   /** The verification section as the held Attempt wrote it, for work published after the pull-request gate. */
   readonly verificationText?: string | undefined
+  /** Keeps the collected change's bounded diff with the Attempt (issue 21), before anything is pushed. */
+  readonly onPatch?: ((patch: HeldPatch) => Effect.Effect<void>) | undefined
 }
 
 /** A GitHub call failed: a transient one may succeed on the next Attempt, any other needs the operator. */
@@ -143,6 +146,8 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
   const collected = yield* collectChange(input)
   if ("nothing" in collected) return collected.nothing
   const { commits, head, base, changes } = collected
+  // Computed in the daemon's harvest repository, as the pull-request gate does it, never where the agent wrote.
+  if (input.onPatch !== undefined) yield* input.onPatch(boundPatch(redactor.redact(collected.diff)))
 
   const asFailure = Effect.mapError(pullRequestFailure)
   // One listing answers both looks: a pull request the agent opened itself, and the one already open from our branch.

@@ -11,7 +11,7 @@ export interface ExecutorWorker {
 }
 
 /**
- * The Workers the executor runs on, asked by name at each use (ADR 0072): the app answers from the Workers in force,
+ * The Workers the executor runs on, asked by name at each use (ADR 0077): the app answers from the Workers in force,
  * so a reload changes the answers, and a Worker is known by the entry it answers, not only its name.
  */
 export interface WorkerDirectory {

@@ -24,7 +24,7 @@ import type { WorkerDirectory } from "./WorkerDirectory"
 
 /** What the app hands the executor from usine.yaml and the environment; the executor reads no config itself. */
 export interface WorkerExecutorOptions {
-  /** The Agent by name, asked at each Attempt (a reload may add or change one, ADR 0072). */
+  /** The Agent by name, asked at each Attempt (a reload may add or change one, ADR 0077). */
   readonly agent: (name: string) => AgentConfig | undefined
   readonly workers: WorkerDirectory
   /** usine's GitHub token: lent to git for fetch and push, never given to an agent. */

@@ -13,6 +13,7 @@ import { FaultInjector } from "./http/FaultInjector"
 import { RateLimits } from "./http/RateLimits"
 import { RequestLog } from "./http/RequestLog"
 import { serve } from "./http/SimServer"
+import { appRoutes } from "./rest/AppRoutes"
 import { issueRoutes } from "./rest/IssueRoutes"
 import { labelRoutes } from "./rest/LabelRoutes"
 import { pullRoutes } from "./rest/PullRoutes"
@@ -64,6 +65,7 @@ const make = (options: SimOptions) =>
     const shutdown = new AbortController()
 
     const api = new Hono<ApiEnv>()
+    appRoutes(api, world)
     apiPipeline(api, { world, faults, limits, log, shutdown: shutdown.signal })
     repositoryRoutes(api, world, limits)
     issueRoutes(api, world)

@@ -159,6 +159,8 @@ export class RunStore extends Context.Tag("usine/RunStore")<
     readonly recordPatch: (attemptId: AttemptId, patch: HeldPatch) => Effect.Effect<void, AttemptNotOpen>
     /** The Run's newest held Attempt, if it has one. */
     readonly heldAttempt: (runId: RunId) => Effect.Effect<Option.Option<HeldAttempt>>
+    /** The stored diff of the Run's last Attempt that has one (held at the gate or harvested), with its number. */
+    readonly latestPatch: (runId: RunId) => Effect.Effect<Option.Option<{ readonly attemptNumber: number; readonly patch: HeldPatch }>>
     /** Waiting or Reviewing → Canceled (ApprovalTimedOut). */
     readonly expireApproval: (runId: RunId, afterMinutes: number) => Effect.Effect<Run, StoreError>
     /** Marks the latest failed Attempt handled; the state does not change. */

@@ -180,6 +180,7 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
               const { page } = yield* scopedPage(browser)
               yield* step(() => page.emulateMedia({ colorScheme: scheme }))
               yield* step(() => page.goto(`${url}${path}`))
+              yield* screenshot(page, `${scheme}-${path === "" ? "needs-you" : path.replace(/\/[0-9a-f]+$/, "-run")}`)
               const result = yield* step(() => new AxeBuilder({ page }).analyze())
               for (const v of result.violations) {
                 if (v.impact === "serious" || v.impact === "critical") {

@@ -22,7 +22,7 @@ export interface WorkerHandle {
   readonly transport: WorkerTransportShape
   readonly workspace: Workspace.Workspace
   readonly sessions: DurableSession.DurableSession
-  /** How its agents and `verify` commands are confined now (ADR 0054): a reload may change it in place (ADR 0072). */
+  /** How its agents and `verify` commands are confined now (ADR 0054): a reload may change it in place (ADR 0077). */
   readonly sandbox: () => WorkerSandbox
 }
 

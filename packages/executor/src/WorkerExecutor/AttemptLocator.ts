@@ -18,7 +18,7 @@ export interface LocatedAttempt {
  * unreachable Worker fails its Attempts, not the daemon's start. Attempts this process did not place (a cancel
  * after a restart) are found by looking for their folder on every Worker.
  *
- * The Workers are asked for at each use, so the app may change them while running (a reload, ADR 0052, 0072). A
+ * The Workers are asked for at each use, so the app may change them while running (a reload, ADR 0052, 0077). A
  * Worker is known by its entry, not only its name: an Attempt placed on a Worker that was since replaced under the same
  * name (another root or host) is still found on the entry it was placed on.
  */

@@ -228,7 +228,8 @@ const harvestNow = (ctx: AttemptContext, begin: BeginEntry, verificationText?: s
     run: request.run,
     attemptNumber: request.attempt.number,
     verification,
-    verificationText
+    verificationText,
+    onPatch: request.onPatch
   }).pipe(
     // A GitHub outage at push or pull-request time is retried here, not with a new agent session.
     (step) => retryHarvest(step, { policy: ctx.settings.harvestRetryPolicy, redactor: ctx.settings.redactor }),

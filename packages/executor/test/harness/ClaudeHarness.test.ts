@@ -179,7 +179,7 @@ describe("ClaudeHarness", () => {
     assert.deepStrictEqual(rows.map((r) => [r.kind, r.text]), [["system", "claude took the operator's message"]])
     assert.isFalse(parser.idle?.(), "a message taken after the result starts a new turn")
     assert.deepStrictEqual([...(parser.answered?.() ?? [])], [CLAUDE_TASK_UUID, op])
-    assert.strictEqual(claudeChannel._tag === "Stdin" ? claudeChannel.message("hi", op, { attemptDir: "/w/attempt" }) : "", claudeUserLine("hi", op))
+    assert.strictEqual(claudeChannel._tag === "Stdin" ? claudeChannel.message("hi", op, { attemptDir: "/a" }) : "", claudeUserLine("hi", op))
     const answer = claudeChannel._tag === "Stdin" ? claudeChannel.answer(replay(op, "use the fixture"), op) : undefined
     assert.strictEqual(answer?._tag, "Accepted")
     assert.isUndefined(claudeChannel._tag === "Stdin" ? claudeChannel.answer(replay(op, "x").replace('"isReplay":true,', ""), op) : undefined)

@@ -33,19 +33,20 @@ describe("codex app-server stream", () => {
   })
 
   it("an operator message is a turn/start on the session's thread, its answer the acknowledgment or the refusal", () => {
-    assert.strictEqual(codexChannel._tag, "Stdin")
-    if (codexChannel._tag !== "Stdin") return
-    const line = JSON.parse(codexChannel.message("use the fixture", M1, { attemptDir: "/w/attempt" }))
+    const channel = codexChannel
+    assert.strictEqual(channel._tag, "Stdin")
+    if (channel._tag !== "Stdin") return
+    const line = JSON.parse(channel.message("use the fixture", M1, { attemptDir: "/w/attempt" }))
     assert.deepStrictEqual(line, {
       id: M1,
       method: "turn/start",
       params: { threadId: codexThreadId("/w/attempt"), clientUserMessageId: M1, input: [{ type: "text", text: "use the fixture", text_elements: [] }] }
     })
-    const answer = fixtureLines("codex-app-server-stream.jsonl").map((l) => (codexChannel._tag === "Stdin" ? codexChannel.answer(l, M1) : undefined)).filter((a) => a !== undefined)
+    const answer = fixtureLines("codex-app-server-stream.jsonl").map((l) => channel.answer(l, M1)).filter((a) => a !== undefined)
     assert.deepStrictEqual(answer.map((a) => a._tag), ["Accepted"])
     // The user message item names the id too (clientId); only the response answers.
     const refused = `{"error":{"code":-32600,"message":"thread not found: t"},"id":"${M1}"}`
-    assert.deepStrictEqual(codexChannel.answer(refused, M1), { _tag: "Refused", reason: "codex refused it: thread not found: t" })
+    assert.deepStrictEqual(channel.answer(refused, M1), { _tag: "Refused", reason: "codex refused it: thread not found: t" })
     const { rows, parser } = replayLines(CodexHarness, [refused])
     assert.strictEqual(rows[0]?.text, "codex refused the operator's message: thread not found: t")
     assert.isTrue(parser.answered?.().has(M1))

@@ -12,6 +12,7 @@ import type { Harness } from "../../src/harness/Harness"
 import { PiHarness } from "../../src/harness/PiHarness"
 import { PI_STATE_ID, PI_TASK_ID, piCommand } from "../../src/harness/piChannel"
 import { CLAUDE_TASK_UUID, claudeUserLine } from "../../src/harness/claudeChannel"
+import { codexThreadId } from "../../src/harness/codexAppServer"
 import { fixturePath, replay } from "./replay"
 import { attemptFolders, runAgent } from "./runAgent"
 
@@ -71,14 +72,22 @@ describe("harnesses against a real process", () => {
       const result = yield* run(harness, fixture)
       assert.strictEqual(result.exitCode, 0)
       const prompt = "create a file hello.txt\nwith care"
-      // Pi (RPC mode) and Claude Code (stream-json input) take their task as a command on stdin (ADR 0062).
-      const stdin =
-        harness === PiHarness
-          ? `${piCommand({ id: PI_TASK_ID, type: "prompt", message: prompt })}${piCommand({ id: PI_STATE_ID, type: "get_state" })}`
-          : harness === ClaudeHarness
-            ? claudeUserLine(prompt, CLAUDE_TASK_UUID)
-            : prompt
-      assert.strictEqual(result.seen.stdin, stdin)
+      // Pi (RPC mode), Claude Code (stream-json input) and Codex (app-server) take their task as a command on stdin
+      // (ADR 0062, 0068).
+      if (harness === CodexHarness) {
+        const lines = result.seen.stdin.trimEnd().split("\n").map((line) => JSON.parse(line))
+        assert.deepStrictEqual(lines.map((l) => l.method), ["initialize", "initialized", "thread/resume", "turn/start"])
+        const threadId = codexThreadId(result.attemptDir)
+        assert.strictEqual(lines[2].params.threadId, threadId)
+        assert.strictEqual(lines[3].params.threadId, threadId)
+        assert.deepStrictEqual(lines[3].params.input.map((i: { text: string }) => i.text), [prompt])
+      } else {
+        const stdin =
+          harness === PiHarness
+            ? `${piCommand({ id: PI_TASK_ID, type: "prompt", message: prompt })}${piCommand({ id: PI_STATE_ID, type: "get_state" })}`
+            : claudeUserLine(prompt, CLAUDE_TASK_UUID)
+        assert.strictEqual(result.seen.stdin, stdin)
+      }
       assert.strictEqual(result.seen.cwd, result.workdir)
       for (const secret of ["GITHUB_TOKEN", "USINE_WEBHOOK_SECRET", "SSH_AUTH_SOCK"]) {
         assert.notProperty(result.seen.env, secret)

@@ -158,3 +158,14 @@ export const SetRateLimit = Schema.Struct({
 })
 
 export const Empty = Schema.Struct({})
+
+/** A GitHub App (its public key as PEM) installed on `account` for `repositories` (`owner/name`). */
+export const CreateApp = Schema.Struct({
+  slug: Schema.String,
+  publicKey: Schema.String,
+  account: Schema.String,
+  repositories: Schema.Array(Schema.String)
+})
+
+/** The life of installation tokens minted from now on (GitHub's: 3600 s). */
+export const SetInstallationTokenLifetime = Schema.Struct({ seconds: Schema.Number })

@@ -26,6 +26,8 @@ const inputs: { readonly [M in Method]: Schema.Schema<any, any> } = {
   addCheckRun: Inputs.AddCheckRun,
   addCommitStatus: Inputs.AddCommitStatus,
   addReviewThread: Inputs.AddReviewThread,
+  createApp: Inputs.CreateApp,
+  setInstallationTokenLifetime: Inputs.SetInstallationTokenLifetime,
   setFault: Inputs.Fault,
   clearFaults: Inputs.Empty,
   requestLog: Inputs.Empty,

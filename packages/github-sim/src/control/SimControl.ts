@@ -55,6 +55,10 @@ export interface SimControl {
   readonly addCommitStatus: (input: In<typeof Inputs.AddCommitStatus>) => Effect.Effect<{ readonly id: number; readonly sha: string }, Fails>
   /** Opens an inline review thread on a pull request. */
   readonly addReviewThread: (input: In<typeof Inputs.AddReviewThread>) => Effect.Effect<{ readonly id: number }, Fails>
+  /** Registers a GitHub App (bot `<slug>[bot]`, write on the repositories) installed on `account` for them. */
+  readonly createApp: (input: In<typeof Inputs.CreateApp>) => Effect.Effect<{ readonly appId: number; readonly installationId: number; readonly botLogin: string }, Fails>
+  /** Sets the life of installation tokens minted from now on (tests cross an expiry with 60 s). */
+  readonly setInstallationTokenLifetime: (input: In<typeof Inputs.SetInstallationTokenLifetime>) => Effect.Effect<void, Fails>
   /** Installs a fault on matching API routes. */
   readonly setFault: (input: In<typeof Inputs.Fault>) => Effect.Effect<{ readonly id: number }, Fails>
   /** Removes every fault. */

@@ -16,6 +16,7 @@ import { addComment, createIssue, findItem, updateIssue } from "../world/issueWr
 import { addLabels, createLabel, removeLabel } from "../world/labelWrites"
 import { SimRepository } from "../world/SimRepository"
 import type { SimWorld } from "../world/SimWorld"
+import { appControl } from "./appControl"
 import { feedbackControl } from "./feedbackControl"
 import { pullControl } from "./pullControl"
 import type { SimControl } from "./SimControl"
@@ -159,6 +160,7 @@ export const makeSimControl = ({ world, faults, limits, log }: ControlDeps): Sim
 
     ...pullControl(world, (full) => splitRepo(world, full), pullIn),
     ...feedbackControl(world, (full) => splitRepo(world, full), pullIn),
+    ...appControl(world),
 
     setFault: Effect.fn("GitHubSim.setFault")(function* (spec) {
       return { id: faults.add(spec) }

@@ -49,7 +49,7 @@ export class GitHttpBackend {
       done(status, login)
     }
     const token = basicToken(req.headers.authorization) ?? ""
-    const user = this.world.tokens.get(token)
+    const user = this.world.userOfToken(token)
     if (user === undefined) return refuse(401, "Authentication required", null, { "www-authenticate": 'Basic realm="GitHub"' })
     const repo = this.world.repositories.get(`${match[1]}/${match[2]}`.toLowerCase())
     const role = repo === undefined ? "none" : this.world.permission(user.login, repo)

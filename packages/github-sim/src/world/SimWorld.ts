@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Forbidden, NotFound, Unauthorized } from "./ApiError"
 import { FineGrainedTokens } from "./FineGrainedTokens"
+import { SimApps } from "./SimApps"
 import type { SimClock } from "./SimClock"
 import type { SimRepository } from "./SimRepository"
 import { atLeast, type Permission, type SimUser } from "./SimUser"
@@ -12,6 +13,8 @@ export class SimWorld {
   readonly repositories = new Map<string, SimRepository>()
   /** Fine-grained tokens' grants, which narrow their account's role. */
   readonly fineGrained = new FineGrainedTokens()
+  /** GitHub Apps and the installation tokens minted for them. */
+  readonly apps = new SimApps()
   private lastId = 1000
   /** The emulator's origin (`http://127.0.0.1:PORT`), known once the server listens. */
   baseUrl = "http://127.0.0.1"
@@ -31,10 +34,15 @@ export class SimWorld {
     return this.lastId
   }
 
-  /** The user a token belongs to. */
+  /** The account a token authenticates as: a user's token, or a live installation token's App bot. */
+  userOfToken(token: string): SimUser | undefined {
+    return this.tokens.get(token) ?? this.apps.userOf(token, this.now())
+  }
+
+  /** The user a token belongs to; an expired installation token is "Bad credentials". */
   authenticate(token: string | undefined): Effect.Effect<SimUser, Unauthorized> {
     if (token === undefined) return Effect.fail(new Unauthorized({ reason: "missing" }))
-    const user = this.tokens.get(token)
+    const user = this.userOfToken(token)
     return user === undefined ? Effect.fail(new Unauthorized({ reason: "bad" })) : Effect.succeed(user)
   }
 

@@ -12,6 +12,8 @@ const ReviewJson = Schema.parseJson(Review)
 
 const HeldRow = Schema.Struct({ id: Schema.String, patch: Schema.NullOr(Schema.String), patch_cut: Schema.Number, review_json: Schema.NullOr(Schema.String) })
 
+const PatchRow = Schema.Struct({ number: Schema.Number, patch: Schema.String, patch_cut: Schema.Number })
+
 /** The pull-request gate's side of the ledger (ADR 0063): the held Attempt's diff, and the operator's answer. */
 export const makeReview = (ledger: Ledger) => {
   const { attempts, sql, writer } = ledger
@@ -68,6 +70,18 @@ export const makeReview = (ledger: Ledger) => {
       if (rows.length !== 1) return yield* new AttemptNotOpen({ attemptId: AttemptId(attemptId) })
     }),
 
-    heldAttempt: Effect.fn("RunStore.heldAttempt")((runId: RunId) => newestHeld(runId))
+    heldAttempt: Effect.fn("RunStore.heldAttempt")((runId: RunId) => newestHeld(runId)),
+
+    latestPatch: Effect.fn("RunStore.latestPatch")(function* (runId: RunId) {
+      const rows = yield* sql`SELECT number, patch, patch_cut FROM usine_attempts
+          WHERE run_id = ${runId} AND patch IS NOT NULL ORDER BY number DESC, rowid DESC LIMIT 1`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(Schema.Array(PatchRow))),
+        Effect.orDie
+      )
+      const row = rows[0]
+      return row === undefined
+        ? Option.none<{ readonly attemptNumber: number; readonly patch: HeldPatch }>()
+        : Option.some({ attemptNumber: row.number, patch: { text: row.patch, cut: row.patch_cut === 1 } })
+    })
   }
 }
