@@ -47,7 +47,7 @@ export interface AttemptRequest {
   readonly onSession: (session: string) => Effect.Effect<void>
   /** After the pull-request gate: publish the held work, or give the reviewer's text to the agent (ADR 0063). */
   readonly review?: ReviewDirective | undefined
-  /** The bounded unified diff of work held at the pull-request gate, before the outcome is returned. */
+  /** The bounded unified diff of the work held at the pull-request gate or harvested, before the outcome is returned. */
   readonly onPatch?: (patch: HeldPatch) => Effect.Effect<void>
 }
 

@@ -155,7 +155,7 @@ export class RunStore extends Context.Tag("usine/RunStore")<
       runId: RunId,
       answer: { readonly text?: string; readonly expectedVersion?: number }
     ) => Effect.Effect<Run, StoreError>
-    /** Stores the unified diff of the open Attempt's held work (bounded by the caller). */
+    /** Stores the unified diff of the open Attempt's held or harvested work (bounded by the caller). */
     readonly recordPatch: (attemptId: AttemptId, patch: HeldPatch) => Effect.Effect<void, AttemptNotOpen>
     /** The Run's newest held Attempt, if it has one. */
     readonly heldAttempt: (runId: RunId) => Effect.Effect<Option.Option<HeldAttempt>>

@@ -3,7 +3,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { REPOSITORY } from "../support/daemonConfig"
 import { BoardWorld, BoardWorldLive } from "./support/BoardWorld"
-import { COLUMNS, REVIEWED_LABEL } from "./support/browserConfig"
+import { COLUMNS, FLAKY_LABEL, REVIEWED_LABEL } from "./support/browserConfig"
 import { chromiumMissing } from "./support/scopedBrowser"
 import { markDocument, stillSameDocument } from "./support/sameDocument"
 import { noProblems, scopedPage } from "./support/scopedPage"
@@ -65,6 +65,32 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
         assert.include(raw, `\n+${ADDED_LINE}\n`)
         yield* noProblems(tab)
         yield* screenshot(page, "run-change")
+      }), 120_000)
+
+    it.scoped("the Run page of a succeeded Run of a Loop without the pull-request gate shows its added lines", () =>
+      Effect.gen(function* () {
+        const { browser, openIssue, url } = yield* BoardWorld
+        const tab = yield* scopedPage(browser)
+        const { page } = tab
+        yield* step(() => page.goto(url))
+        const issue = yield* openIssue("Add deslugify", 'deslugify("release-notes") gives "Release notes"', FLAKY_LABEL)
+        // The flaky Loop's first Attempt fails; the retried one pushes and opens its pull request, no gate between.
+        const card = page.locator('[data-testid="failed-run"]', { hasText: itemText(issue.number) })
+        yield* step(() => card.waitFor({ timeout: 60_000 }))
+        yield* step(() => Promise.all([page.waitForURL(/\/runs\/[0-9a-f]{32}$/), card.locator("header a").click()]))
+        assert.strictEqual(yield* step(() => page.locator('[data-testid="patch-file"]').count()), 0)
+        yield* step(() => page.click('[data-testid="action-retry"]'))
+        yield* step(() => page.locator('[data-testid="flash"]', { hasText: "Done." }).waitFor())
+        yield* step(() => page.locator('[data-testid="run-state"]', { hasText: "Succeeded" }).waitFor({ timeout: 60_000 }))
+        yield* step(() => page.reload())
+
+        assert.strictEqual(yield* step(() => page.locator('[data-testid="change"] h2').innerText()), "Change of Attempt 2")
+        const file = page.locator('[data-testid="change"] [data-testid="patch-file"][data-path="src/deslugify.js"]')
+        assert.strictEqual(yield* step(() => file.getAttribute("data-status")), "added")
+        assert.include(yield* step(() => file.locator('[data-testid="patch-add"] code').allInnerTexts()), `+${ADDED_LINE}`)
+        const raw = yield* step(() => page.request.get(`${page.url()}/patch`).then((r) => r.text()))
+        assert.include(raw, `\n+${ADDED_LINE}\n`)
+        yield* noProblems(tab)
       }), 120_000)
 
     it.scoped("a card dragged to another column swaps the labels on GitHub, then shows its Run's state, Loop and pull request", () =>

@@ -103,7 +103,7 @@ export const executeAttempt = Effect.fnUntraced(function*(
     review,
     onPatch: (patch: Parameters<typeof store.recordPatch>[1]) =>
       store.recordPatch(attempt.id, patch).pipe(
-        Effect.catchTag("AttemptNotOpen", (e) => Effect.logWarning("held diff reported for a closed attempt", e))
+        Effect.catchTag("AttemptNotOpen", (e) => Effect.logWarning("diff reported for a closed attempt", e))
       )
   }
 

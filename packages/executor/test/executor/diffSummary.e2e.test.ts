@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import type { HeldPatch } from "@usine/core/attempt/Review"
 import { runGit } from "@usine/github-sim/git/runGit"
 import { makeAttempt, makeRun, policy, recorder, REPOSITORY, setup, simLayer } from "./support/fixture"
 
@@ -24,7 +25,9 @@ describe("WorkerExecutor counts what an Attempt changed", () => {
         const t = yield* setup()
         yield* pushToMain(t, { "notes.txt": "one\ntwo\nthree\n", "old.txt": "gone\nsoon\n" })
         const run = makeRun("diffstat")
-        const outcome = yield* t.executor.execute(recorder().request(run, makeAttempt(run, 1), policy()))
+        const patches: Array<HeldPatch> = []
+        const request = { ...recorder().request(run, makeAttempt(run, 1), policy()), onPatch: (p: HeldPatch) => Effect.sync(() => void patches.push(p)) }
+        const outcome = yield* t.executor.execute(request)
         assert.strictEqual(outcome._tag, "Succeeded", JSON.stringify(outcome))
         if (outcome._tag !== "Succeeded") return
 
@@ -46,6 +49,13 @@ describe("WorkerExecutor counts what an Attempt changed", () => {
         // The figures are those of what was pushed: the pull request's own diff against main.
         const pushed = t.origin("diff", "--shortstat", "-M", "main", outcome.result.branch ?? "")
         assert.strictEqual(pushed, "6 files changed, 6 insertions(+), 3 deletions(-)")
+        // Without the pull-request gate the Attempt keeps its diff too (issue 21), the one pushed, not cut.
+        assert.lengthOf(patches, 1)
+        const patch = patches[0]
+        assert.isFalse(patch?.cut)
+        assert.include(patch?.text, "+++ b/notes.txt\n")
+        assert.include(patch?.text, "--- a/old.txt\n")
+        assert.include(patch?.text, "rename to read me.md")
       }).pipe(Effect.provide(simLayer)),
     60_000
   )
