@@ -5,8 +5,9 @@ import { codexExecParser, HIGH_DEMAND } from "./codexExecParser"
 import type { StreamParser } from "./Harness"
 import { arr, jsonLine, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
 import { providerFailure } from "./providerFailure"
-import { toolCallText } from "./toolCallText"
 import { truncate } from "./truncate"
+import { codexErrorRows } from "./codexErrorRows"
+import { announceOnce, commandRows, fileChangeRows, mcpToolRows } from "./codexToolRows"
 import { harnessUsageLine } from "./harnessUsageLine"
 
 type Fields = Readonly<Record<string, unknown>>
@@ -57,15 +58,11 @@ export const codexAppServerParser = (): StreamParser => {
   const answered = new Set<string>()
   let total: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }
   let failure: AttemptFailure | undefined
-  let lastError: string | undefined
-  let lastErrorEvent: string | undefined
+  const errors = codexErrorRows()
   let lastPlan: string | undefined
   let idle = false
 
-  const error = (message: string, at: number): TranscriptEntry => {
-    lastError = message
-    return { kind: "error", text: truncate(message), at }
-  }
+  const error = errors.row
 
   const plan = (text: string, at: number): ReadonlyArray<TranscriptEntry> => {
     if (text === lastPlan) return []
@@ -97,12 +94,7 @@ export const codexAppServerParser = (): StreamParser => {
   }
 
   const item = (completed: boolean, it: Fields, at: number): ReadonlyArray<TranscriptEntry> => {
-    const id = str(it["id"]) ?? ""
-    const call = (tool: string, text: string): ReadonlyArray<TranscriptEntry> => {
-      if (announced.has(id)) return []
-      announced.add(id)
-      return [{ kind: "tool_call", tool, text, at }]
-    }
+    const call = announceOnce(announced, str(it["id"]) ?? "", at)
     switch (it["type"]) {
       case "userMessage":
         return []
@@ -114,28 +106,14 @@ export const codexAppServerParser = (): StreamParser => {
       }
       case "plan":
         return completed ? plan(str(it["text"]) ?? "", at) : []
-      case "commandExecution": {
-        const rows = [...call("shell", toolCallText({ command: it["command"] }))]
-        if (!completed) return rows
-        const exitCode = it["exitCode"]
-        const output = str(it["aggregatedOutput"]) ?? ""
-        const suffix = typeof exitCode === "number" && exitCode !== 0 ? `\n[exit code ${exitCode}]` : ""
-        return [...rows, { kind: "tool_result", tool: "shell", text: `${truncate(output)}${suffix}`, at }]
-      }
+      case "commandExecution":
+        return commandRows(call, completed, { command: it["command"], exitCode: it["exitCode"], output: str(it["aggregatedOutput"]) }, at)
       case "fileChange": {
-        if (!completed) return []
         const changes = arr(it["changes"]).map((c) => `${changeKind(obj(c)["kind"])} ${str(obj(c)["path"]) ?? "?"}`)
-        const rows = [...call("apply_patch", truncate(changes.join("\n")))]
-        return it["status"] === "failed" ? [...rows, { kind: "tool_result", tool: "apply_patch", text: "patch failed", at }] : rows
+        return fileChangeRows(call, completed, changes, it["status"] === "failed", at)
       }
-      case "mcpToolCall": {
-        const tool = `${str(it["server"]) ?? "mcp"}.${str(it["tool"]) ?? "?"}`
-        const rows = [...call(tool, toolCallText(it["arguments"] ?? {}))]
-        if (!completed) return rows
-        const failed = str(obj(it["error"])["message"])
-        const text = failed ?? toolCallText(it["result"] ?? "")
-        return [...rows, { kind: "tool_result", tool, text: failed === undefined ? text : `error: ${text}`, at }]
-      }
+      case "mcpToolCall":
+        return mcpToolRows(call, completed, it, at)
       case "webSearch":
         return completed ? call("web_search", str(it["query"]) ?? "") : []
       default:
@@ -183,13 +161,9 @@ export const codexAppServerParser = (): StreamParser => {
             .join("\n"),
           at
         )
-      case "error": {
-        const message = str(obj(params["error"])["message"]) ?? ""
-        // Codex repeats the same retry message until it gives up: one row is enough.
-        if (message === lastErrorEvent) return []
-        lastErrorEvent = message
-        return [error(message, at)]
-      }
+      case "error":
+        // Codex repeats the same retry message until it gives up (or forever): one row is enough.
+        return errors.event(str(obj(params["error"])["message"]) ?? "", at)
       case "warning":
       case "configWarning":
       case "deprecationNotice":
@@ -217,7 +191,7 @@ export const codexAppServerParser = (): StreamParser => {
   return {
     line,
     failure: () => failure ?? exec.failure(),
-    lastError: () => lastError ?? exec.lastError?.(),
+    lastError: () => errors.last() ?? exec.lastError?.(),
     idle: () => idle,
     answered: () => answered
   }

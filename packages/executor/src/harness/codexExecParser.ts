@@ -4,8 +4,9 @@ import type { StreamParser } from "./Harness"
 import { arr, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
 import { jsonStreamParser } from "./jsonStreamParser"
 import { providerFailure } from "./providerFailure"
-import { toolCallText } from "./toolCallText"
 import { truncate } from "./truncate"
+import { codexErrorRows } from "./codexErrorRows"
+import { announceOnce, commandRows, fileChangeRows, mcpToolRows } from "./codexToolRows"
 import { harnessUsageLine } from "./harnessUsageLine"
 
 /** What Codex prints instead of the provider's own answer once a 5xx has outlasted its retries. */
@@ -19,50 +20,27 @@ export const codexExecParser = (): StreamParser => {
   const total = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }
   const announced = new Set<string>()
   let failure: AttemptFailure | undefined
-  let lastError: string | undefined
-  let lastErrorEvent: string | undefined
+  const errors = codexErrorRows()
   let lastPlan: string | undefined
 
-  const error = (message: string, at: number): TranscriptEntry => {
-    lastError = message
-    return { kind: "error", text: truncate(message), at }
-  }
+  const error = errors.row
 
   const item = (phase: string, it: Readonly<Record<string, unknown>>, at: number): ReadonlyArray<TranscriptEntry> => {
-    const id = str(it["id"]) ?? ""
     const completed = phase === "item.completed"
-    const call = (tool: string, text: string): ReadonlyArray<TranscriptEntry> => {
-      if (announced.has(id)) return []
-      announced.add(id)
-      return [{ kind: "tool_call", tool, text, at }]
-    }
+    const call = announceOnce(announced, str(it["id"]) ?? "", at)
     switch (it["type"]) {
       case "agent_message":
         return completed ? [{ kind: "assistant", text: truncate(str(it["text"]) ?? ""), at }] : []
       case "reasoning":
         return completed ? [{ kind: "system", text: truncate(`reasoning: ${str(it["text"]) ?? ""}`), at }] : []
-      case "command_execution": {
-        const rows = [...call("shell", toolCallText({ command: it["command"] }))]
-        if (!completed) return rows
-        const exitCode = it["exit_code"]
-        const output = str(it["aggregated_output"]) ?? ""
-        const suffix = typeof exitCode === "number" && exitCode !== 0 ? `\n[exit code ${exitCode}]` : ""
-        return [...rows, { kind: "tool_result", tool: "shell", text: `${truncate(output)}${suffix}`, at }]
-      }
+      case "command_execution":
+        return commandRows(call, completed, { command: it["command"], exitCode: it["exit_code"], output: str(it["aggregated_output"]) }, at)
       case "file_change": {
-        if (!completed) return []
         const changes = arr(it["changes"]).map((c) => `${str(obj(c)["kind"]) ?? "change"} ${str(obj(c)["path"]) ?? "?"}`)
-        const rows = [...call("apply_patch", truncate(changes.join("\n")))]
-        return it["status"] === "failed" ? [...rows, { kind: "tool_result", tool: "apply_patch", text: "patch failed", at }] : rows
+        return fileChangeRows(call, completed, changes, it["status"] === "failed", at)
       }
-      case "mcp_tool_call": {
-        const tool = `${str(it["server"]) ?? "mcp"}.${str(it["tool"]) ?? "?"}`
-        const rows = [...call(tool, toolCallText(it["arguments"] ?? {}))]
-        if (!completed) return rows
-        const failed = str(obj(it["error"])["message"])
-        const text = failed ?? toolCallText(it["result"] ?? "")
-        return [...rows, { kind: "tool_result", tool, text: failed === undefined ? text : `error: ${text}`, at }]
-      }
+      case "mcp_tool_call":
+        return mcpToolRows(call, completed, it, at)
       case "web_search":
         return completed ? call("web_search", str(it["query"]) ?? "") : []
       case "todo_list": {
@@ -99,13 +77,9 @@ export const codexExecParser = (): StreamParser => {
         failure = providerFailure(HIGH_DEMAND.test(message) ? `${message} (the model provider is overloaded)` : message, at)
         return [error(message, at)]
       }
-      case "error": {
-        const message = str(e["message"]) ?? ""
+      case "error":
         // Codex repeats the same retry message until it gives up (or forever): one row is enough.
-        if (message === lastErrorEvent) return []
-        lastErrorEvent = message
-        return [error(message, at)]
-      }
+        return errors.event(str(e["message"]) ?? "", at)
       case "item.started":
       case "item.updated":
       case "item.completed":
@@ -115,5 +89,5 @@ export const codexExecParser = (): StreamParser => {
     }
   }
 
-  return jsonStreamParser(event, { failure: () => failure, lastError: () => lastError })
+  return jsonStreamParser(event, { failure: () => failure, lastError: errors.last })
 }
