@@ -17,9 +17,18 @@ import { startUsine } from "./support/UsineProcess"
  * `claude -p --output-format stream-json` does (1,200 input tokens of which 200 cached, 300 output, $0.05).
  */
 const AGENT_SCRIPT = `import { execFileSync } from "node:child_process"
-import { readFileSync, writeFileSync } from "node:fs"
+import { writeFileSync } from "node:fs"
 const emit = (event) => process.stdout.write(JSON.stringify(event) + "\\n")
-const prompt = readFileSync(0, "utf8")
+// Claude Code's streaming input (ADR 0062): the task is the first stream-json line on stdin, which stays open.
+const prompt = await new Promise((resolve) => {
+  let buffered = ""
+  process.stdin.setEncoding("utf8")
+  process.stdin.on("data", (chunk) => {
+    buffered += chunk
+    const end = buffered.indexOf("\\n")
+    if (end >= 0) { process.stdin.destroy(); resolve(buffered.slice(0, end)) }
+  })
+})
 const number = /#(\\d+)/.exec(prompt)?.[1] ?? "x"
 emit({ type: "system", subtype: "init", session_id: "scripted-" + number, model: "scripted" })
 writeFileSync("issue-" + number + ".md", "work on issue " + number + "\\n")
