@@ -10,15 +10,28 @@
 //   badjson  prints lines that are not JSON objects, truncated JSON and a NUL, then commits like `ok`
 //   fill     writes one file until the disk is full, then exits 1
 import { spawnSync } from "node:child_process"
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs"
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from "node:fs"
 
 const [mode = "ok", arg] = process.argv.slice(2)
 const say = (line) => process.stdout.write(`${line}\n`)
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** The first line on stdin: a built-in harness (codex, claude, pi) feeds its task there and keeps stdin open (ADR 0062). */
+const firstLine = () => {
+  const buffer = Buffer.alloc(64 * 1024)
+  let text = ""
+  for (;;) {
+    const read = readSync(0, buffer, 0, buffer.length, null)
+    if (read === 0) return text
+    text += buffer.toString("utf8", 0, read)
+    const end = text.indexOf("\n")
+    if (end >= 0) return text.slice(0, end)
+  }
+}
+
 const prompt = (() => {
   try {
-    return readFileSync(process.env.USINE_PROMPT_FILE ?? 0, "utf8")
+    return process.env.USINE_PROMPT_FILE === undefined ? firstLine() : readFileSync(process.env.USINE_PROMPT_FILE, "utf8")
   } catch {
     return ""
   }
