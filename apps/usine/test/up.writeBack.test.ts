@@ -105,9 +105,14 @@ describe("usine up: write-back", () => {
         yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: bad.number, labels: ["ready-for-agent"] }))
         yield* usine.waitFor(new RegExp(`write-back running of ${REPOSITORY}#${bad.number} failed \\(try 1\\)`), "60 seconds")
         yield* inColumn(url, bad.number, "Failed", ["agent-failed"])
-        const badComments = yield* gh<ReadonlyArray<{ body: string }>>(`/issues/${bad.number}/comments`)
+        // The label move and the comment's edit are separate writes of the outbox: the edit may land a moment later.
+        const badComments = yield* eventually(
+          "the failed Run's comment is edited to say so",
+          Effect.map(gh<ReadonlyArray<{ body: string }>>(`/issues/${bad.number}/comments`), (list) =>
+            Option.liftPredicate(list, (l) => l.some((c) => c.body.includes("failed")))),
+          30
+        )
         assert.strictEqual(badComments.length, 1, "one comment, edited from running to failed")
-        assert.include(badComments[0]!.body, "failed")
         assert.strictEqual((yield* gh<ReadonlyArray<unknown>>(`/issues/${good.number}/comments`)).length, 1)
         assert.notInclude(usine.stdout(), `write-back running of ${REPOSITORY}#${good.number} failed`)
       }),
