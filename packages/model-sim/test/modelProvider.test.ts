@@ -29,7 +29,11 @@ describe("a model provider in the harnesses' invocations (the real CLIs read the
 
   it("Codex: the provider declared and selected in the Attempt's config.toml, its key read from the environment", () => {
     const inv = CodexHarness.invocation({ ...input, modelProvider: { ...provider, apiKey: "k-1" } })
-    assert.deepStrictEqual(inv.argv.slice(-4), ["/w/tree", "-m", "sim-model", "-"])
+    // Codex runs as its app-server (ADR 0068): the provider's model is asked for when the thread opens, on stdin.
+    assert.deepStrictEqual(inv.argv.slice(-2), ["codex", "app-server"])
+    const resume = String(inv.stdin).split("\n").filter((l) => l !== "").map((l) => JSON.parse(l)).find((m) => m.method === "thread/resume")
+    assert.strictEqual(resume?.params.model, "sim-model")
+    assert.strictEqual(resume?.params.cwd, "/w/tree")
     assert.strictEqual(inv.env[MODEL_PROVIDER_KEY_VARIABLE], "k-1")
     const config = inv.files["codex-home/config.toml"] ?? ""
     assert.include(config, 'model_provider = "usine"\n\n[model_providers.usine]\nname = "usine"\n')

@@ -34,6 +34,7 @@ describe("Sql", () => {
         "usine_cycle_resets",
         "usine_events",
         "usine_ignored_events",
+        "usine_item_comments",
         "usine_item_cycle_budgets",
         "usine_item_progress",
         "usine_item_projections",
@@ -48,7 +49,9 @@ describe("Sql", () => {
         "usine_runs",
         "usine_transcript_rows",
         "usine_transitions",
-        "usine_usage_days"
+        "usine_usage_days",
+        "usine_write_back_cursor",
+        "usine_write_backs"
       ])
     }))
 
