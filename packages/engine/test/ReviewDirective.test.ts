@@ -11,7 +11,7 @@ const runId = RunId("r".repeat(32))
 const held = (review: HeldAttempt["review"]): Option.Option<HeldAttempt> =>
   Option.some({
     attempt: new Attempt({ id: attemptIdOf(runId, 2), runId, step: "main", number: 2, startedAt: 0 }),
-    held: { worker: "local", head: "abc", ref: "refs/usine/salvage/r/2" },
+    held: { worker: "local", head: "abc", ref: "refs/usine/salvage/r/2", verification: "ok 1 - tests" },
     patch: { text: "", cut: false },
     review
   })
@@ -20,7 +20,7 @@ describe("what the Attempt after the pull-request gate does", () => {
   it("nothing before a review; publish after Approve PR; the text after Request changes", () => {
     assert.strictEqual(reviewDirectiveOf(Option.none()), undefined)
     assert.strictEqual(reviewDirectiveOf(held(Option.none())), undefined)
-    assert.deepStrictEqual(reviewDirectiveOf(held(Option.some(new ReviewApproved({ at: 1 })))), { _tag: "Publish", heldAttempt: 2, head: "abc" })
+    assert.deepStrictEqual(reviewDirectiveOf(held(Option.some(new ReviewApproved({ at: 1 })))), { _tag: "Publish", heldAttempt: 2, head: "abc", verification: "ok 1 - tests" })
     assert.deepStrictEqual(reviewDirectiveOf(held(Option.some(new ChangesRequested({ text: "add a test", at: 1 })))), {
       _tag: "Changes",
       heldAttempt: 2,
