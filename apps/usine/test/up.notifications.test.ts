@@ -1,8 +1,10 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
+import { ledgerRows } from "./realAgents/LedgerRows"
 import { loop, REPOSITORY } from "./support/daemonConfig"
 import { freePort } from "./support/freePort"
 import { board, eventually } from "./support/http"
@@ -57,6 +59,10 @@ describe("usine up: notifications", () => {
       yield* eventually("Slack heard of the approval", Effect.sync(() => Option.liftPredicate(slack.received, (r) => r.length === 1)), 20)
       assert.include(slack.received[0]?.text ?? "", "waits for your approval")
       assert.include(slack.received[0]?.text ?? "", `/runs/${waiting.run.id}`, "a link to the Run on the Board")
+      // Delivery is at least once: a kill between Slack's 200 and the ledger's delivered mark sends it again. The
+      // SIGKILL comes once the ledger has the mark, so the restart must not send it again.
+      const ledger = ledgerRows(join(dir, "state", "ledger.db"))
+      yield* eventually("the ledger marked it delivered", Effect.map(Effect.orElseSucceed(ledger.delivered("approval_needed"), () => 0), (n) => Option.liftPredicate(n, (x) => x === 1)), 20)
       yield* first.signal("SIGKILL")
       yield* first.exit()
 

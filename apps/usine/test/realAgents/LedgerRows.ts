@@ -85,5 +85,10 @@ export const ledgerRows = (file: string) => {
       ),
       seconds
     )
-  return { runs, attempts, agentHold, closedRun }
+  /** How many notifications of `event` the ledger has marked delivered (sent and answered 2xx). */
+  const delivered = (event: string) =>
+    read(file, (db) =>
+      Number(db.prepare("SELECT count(*) AS n FROM usine_notifications WHERE event = ? AND delivered_at IS NOT NULL").all(event)[0]?.["n"])
+    )
+  return { runs, attempts, agentHold, closedRun, delivered }
 }
