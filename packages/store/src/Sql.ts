@@ -16,6 +16,7 @@ import retryBackoff0006 from "./migrations/0006_retry_backoff_and_queued_events"
 import runHeadSha0007 from "./migrations/0007_run_head_sha"
 import notifications0008 from "./migrations/0008_notifications"
 import writeBack0011 from "./migrations/0011_write_back"
+import writeBackCanceled0012 from "./migrations/0012_write_back_canceled_and_notes"
 import pullRequestGate0010 from "./migrations/0010_pull_request_gate"
 
 /** Numbered migrations; never edit one that has shipped, add the next number. */
@@ -29,7 +30,8 @@ export const migrations = Migrator.fromRecord({
   "0007_run_head_sha": runHeadSha0007,
   "0008_notifications": notifications0008,
   "0010_pull_request_gate": pullRequestGate0010,
-  "0011_write_back": writeBack0011
+  "0011_write_back": writeBack0011,
+  "0012_write_back_canceled_and_notes": writeBackCanceled0012
 })
 
 /** How long a statement waits for another connection's write lock before failing. */
