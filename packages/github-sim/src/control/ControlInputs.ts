@@ -100,22 +100,21 @@ export const AddReview = Schema.Struct({
   body: opt(Schema.String)
 })
 
-/** A check run on a commit: `sha`, or the head of pull request `number`. */
+/** The commit a check or status is on: `sha`, or the head of pull request `number`. */
+const OnCommit = { repo: Repo, sha: opt(Schema.String), number: opt(Number_) }
+
+/** A check run on a commit (`OnCommit`). */
 export const AddCheckRun = Schema.Struct({
-  repo: Repo,
-  sha: opt(Schema.String),
-  number: opt(Number_),
+  ...OnCommit,
   name: Schema.String,
   status: opt(Schema.Literal("queued", "in_progress", "completed")),
   conclusion: opt(Schema.Literal("success", "failure", "neutral", "cancelled", "skipped", "timed_out", "action_required", "stale")),
   detailsUrl: opt(Schema.String)
 })
 
-/** A commit status (`POST /statuses/{sha}`): `sha`, or the head of pull request `number`. */
+/** A commit status (`POST /statuses/{sha}`) on a commit (`OnCommit`). */
 export const AddCommitStatus = Schema.Struct({
-  repo: Repo,
-  sha: opt(Schema.String),
-  number: opt(Number_),
+  ...OnCommit,
   context: Schema.String,
   state: Schema.Literal("success", "failure", "error", "pending"),
   targetUrl: opt(Schema.String)

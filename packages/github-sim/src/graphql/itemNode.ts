@@ -1,4 +1,5 @@
 import { isoSeconds } from "../world/SimClock"
+import { itemLabel } from "../world/itemLabel"
 import type { SimComment, SimItem, SimLabel, SimPull, SimReview } from "../world/SimItem"
 import type { SimRepository } from "../world/SimRepository"
 import type { SimWorld } from "../world/SimWorld"
@@ -109,7 +110,7 @@ export const itemNode = (world: SimWorld, repo: SimRepository, item: SimItem) =>
   labels: (args: ConnectionArgs) =>
     connection(
       "labels",
-      item.labels.map((name) => labelNode(world, repo, repo.label(name) ?? { id: 0, name, color: "ededed", description: null, isDefault: false })),
+      item.labels.map((name) => labelNode(world, repo, itemLabel(repo, name))),
       args
     ),
   comments: (args: ConnectionArgs) =>

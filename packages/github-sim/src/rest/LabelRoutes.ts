@@ -72,23 +72,17 @@ export const labelRoutes = (app: Hono<ApiEnv>, world: SimWorld): void => {
     }))
   )
 
-  app.post("/repos/:owner/:repo/issues/:number/labels", (c) =>
+  /** POST adds the body's labels, PUT replaces the item's with them; both answer with the item's labels. */
+  const writeLabels = (write: typeof addLabels | typeof setLabels) => (c: ApiContext) =>
     run(c, Effect.gen(function* () {
       const { repo, item } = yield* writableItem(c)
       const names = labelNames(yield* readBody(c, LabelsBody))
-      yield* addLabels(world, repo, item, names, c.get("user").login)
+      yield* write(world, repo, item, names, c.get("user").login)
       return itemLabels(c, repo, item)
     }))
-  )
 
-  app.put("/repos/:owner/:repo/issues/:number/labels", (c) =>
-    run(c, Effect.gen(function* () {
-      const { repo, item } = yield* writableItem(c)
-      const names = labelNames(yield* readBody(c, LabelsBody))
-      yield* setLabels(world, repo, item, names, c.get("user").login)
-      return itemLabels(c, repo, item)
-    }))
-  )
+  app.post("/repos/:owner/:repo/issues/:number/labels", writeLabels(addLabels))
+  app.put("/repos/:owner/:repo/issues/:number/labels", writeLabels(setLabels))
 
   app.delete("/repos/:owner/:repo/issues/:number/labels/:name", (c) =>
     run(c, Effect.gen(function* () {

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { NotFound, Unprocessable } from "./ApiError"
+import { DEFAULT_LABEL_COLOR, itemLabel } from "./itemLabel"
 import type { SimComment, SimEvent, SimItem } from "./SimItem"
 import type { SimRepository } from "./SimRepository"
 import type { SimWorld } from "./SimWorld"
@@ -41,7 +42,7 @@ export const recordEvent = (world: SimWorld, item: SimItem, event: Omit<SimEvent
 export const ensureLabel = (world: SimWorld, repo: SimRepository, name: string) => {
   const existing = repo.label(name)
   if (existing !== undefined) return existing
-  const label = { id: world.nextId(), name, color: "ededed", description: null, isDefault: false }
+  const label = { id: world.nextId(), name, color: DEFAULT_LABEL_COLOR, description: null, isDefault: false }
   repo.labels.set(name.toLowerCase(), label)
   return label
 }
@@ -61,7 +62,7 @@ export const replaceLabels = (world: SimWorld, repo: SimRepository, item: SimIte
   item.updatedAt = world.now()
 }
 
-const labelRef = (repo: SimRepository, name: string) => ({ name, color: repo.label(name)?.color ?? "ededed" })
+const labelRef = (repo: SimRepository, name: string) => ({ name, color: itemLabel(repo, name).color })
 
 const validTitle = (title: string | undefined) =>
   title === undefined || title.trim() !== ""

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { NotFound, Unprocessable } from "./ApiError"
+import { DEFAULT_LABEL_COLOR } from "./itemLabel"
 import { replaceLabels } from "./issueWrites"
 import type { SimItem, SimLabel } from "./SimItem"
 import type { SimRepository } from "./SimRepository"
@@ -20,7 +21,7 @@ export const createLabel = Effect.fn("SimWorld.createLabel")(function* (world: S
   if (repo.label(input.name) !== undefined) {
     return yield* Effect.fail(new Unprocessable({ errors: [{ resource: "Label", field: "name", code: "already_exists" }] }))
   }
-  const color = (input.color ?? "ededed").replace(/^#/, "").toLowerCase()
+  const color = (input.color ?? DEFAULT_LABEL_COLOR).replace(/^#/, "").toLowerCase()
   if (!/^[0-9a-f]{6}$/.test(color)) {
     return yield* Effect.fail(new Unprocessable({ errors: [{ resource: "Label", field: "color", code: "invalid" }] }))
   }

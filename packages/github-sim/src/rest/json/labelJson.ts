@@ -1,4 +1,5 @@
 import type { components } from "@octokit/openapi-types"
+import { itemLabel } from "../../world/itemLabel"
 import type { SimLabel } from "../../world/SimItem"
 import type { SimRepository } from "../../world/SimRepository"
 import type { SimWorld } from "../../world/SimWorld"
@@ -16,4 +17,4 @@ export const labelJson = (world: SimWorld, repo: SimRepository, label: SimLabel)
 
 /** The catalog entry behind a label name an item carries. */
 export const itemLabelJson = (world: SimWorld, repo: SimRepository, name: string) =>
-  labelJson(world, repo, repo.label(name) ?? { id: 0, name, color: "ededed", description: null, isDefault: false })
+  labelJson(world, repo, itemLabel(repo, name))
