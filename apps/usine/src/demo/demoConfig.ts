@@ -1,5 +1,9 @@
 import type { DemoAgents } from "./demoAgents"
+import { issueLoopYaml } from "../init/issueLoopYaml"
 import { DEMO_AGENT, DEMO_REPOSITORY } from "./seedDemo"
+
+/** The demo repository's tests (`node --test`) check each Run's work. */
+const VERIFY = 'verify: ["node --test"]'
 
 const list = (words: ReadonlyArray<string>) => `[${words.map((w) => JSON.stringify(w)).join(", ")}]`
 
@@ -73,27 +77,9 @@ workers:
 
 loops:
   # A human approves each Run on the Board before the agent starts.
-  - name: fix-bugs
-    on: issues
-    if: '"ready-for-agent" in item.labels && "bug" in item.labels && item.state == "open"'
-    prompt: |
-      Fix issue #{{ item.number }} of {{ repository }}: {{ item.title }}
-
-      {{ item.body }}
-    agent: ${agents.bugs}
-    approval: required
-    verify: ["node --test"]
+${issueLoopYaml({ name: "fix-bugs", labels: ["bug"], verb: "Fix", keys: [`agent: ${agents.bugs}`, "approval: required", VERIFY] })}
 
   # Runs start as soon as polling sees the issue.
-  - name: small-features
-    on: issues
-    if: '"ready-for-agent" in item.labels && "enhancement" in item.labels && item.state == "open"'
-    prompt: |
-      Implement issue #{{ item.number }} of {{ repository }}: {{ item.title }}
-
-      {{ item.body }}
-    agent: ${agents.features}
-    approval: none
-    verify: ["node --test"]
+${issueLoopYaml({ name: "small-features", labels: ["enhancement"], verb: "Implement", keys: [`agent: ${agents.features}`, "approval: none", VERIFY] })}
 `
 }

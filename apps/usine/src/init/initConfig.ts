@@ -1,3 +1,5 @@
+import { issueLoopYaml } from "./issueLoopYaml"
+
 /** `owner/name` and the host of a git remote URL (`git@host:o/n.git`, `https://host/o/n`, `ssh://git@host/o/n.git`). */
 export const repositoryOfRemote = (url: string): { readonly host: string; readonly repository: string } | undefined => {
   const match = /^(?:[a-z+]+:\/\/)?(?:[^@/]+@)?([^/:]+)(?::\d+)?[:/](?:.*\/)?([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9._-]+?)(?:\.git)?\/?$/.exec(
@@ -61,19 +63,17 @@ workers:
     sandbox: bubblewrap
 
 loops:
-  - name: start-dev
-    on: issues
-    if: '"ready-for-agent" in item.labels && item.state == "open"'
-    prompt: |
-      Implement issue #{{ item.number }} of {{ repository }}: {{ item.title }}
-
-      {{ item.body }}
-
-      Keep the change focused and make the tests pass.
-    agent: codex
-    # A human approves each Run on the Board before the agent starts.
-    approval: required
-    max_attempt_minutes: 60
-    # verify: [npm test]
+${issueLoopYaml({
+  name: "start-dev",
+  verb: "Implement",
+  closing: "Keep the change focused and make the tests pass.",
+  keys: [
+    "agent: codex",
+    "# A human approves each Run on the Board before the agent starts.",
+    "approval: required",
+    "max_attempt_minutes: 60",
+    "# verify: [npm test]"
+  ]
+})}
 `
 }
