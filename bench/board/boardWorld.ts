@@ -16,6 +16,7 @@ import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
+import * as WriteBackOutbox from "@usine/store/WriteBackOutbox"
 import { benchPolicies } from "../engine/benchEngine"
 import { OPEN_MIX } from "../seededLedger"
 import { REPOSITORIES } from "../seedLedger"
@@ -46,7 +47,9 @@ export const boardWorld = (ledger: string) =>
   Effect.gen(function*() {
     const memory = yield* InMemoryExecutor.make
     memory.scriptOthers(() => Script.hang)
-    const stores = Layer.mergeAll(SqlRunStore.layer, SqlBrakeStore.layer, SqlItemStore.layer, SqlTriggerRefusals.layer, ReadModel.layer).pipe(
+    const stores = Layer.mergeAll(
+      SqlRunStore.layer, SqlBrakeStore.layer, SqlItemStore.layer, SqlTriggerRefusals.layer, ReadModel.layer, WriteBackOutbox.layer
+    ).pipe(
       Layer.provideMerge(Sql.layer(ledger))
     )
     const engine = RunEngine.Default.pipe(

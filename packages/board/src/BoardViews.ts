@@ -8,6 +8,7 @@ import { ReadModel } from "@usine/store/ReadModel"
 import { RunStore } from "@usine/store/RunStore"
 import type { RunFilter, RunPage } from "@usine/store/ReadModel/runList"
 import { TriggerRefusals } from "@usine/store/TriggerRefusals"
+import { WriteBackOutbox } from "@usine/store/WriteBackOutbox"
 import { BoardSettings } from "./BoardSettings"
 import { boardView, type CardRun } from "./BoardViews/boardView"
 import { type BrakesView, capStatuses, parkedItem } from "./BoardViews/brakesView"
@@ -15,6 +16,7 @@ import { loopsView } from "./BoardViews/loopsView"
 import { needsYouView, REFUSED_SHOWN, refusedTriggersView } from "./BoardViews/needsYouView"
 import { redactDeep } from "./BoardViews/redactDeep"
 import { runView } from "./BoardViews/runView"
+import { type DayCounts, runsByDay } from "./BoardViews/runsByDay"
 import { usageDays, usageView } from "./BoardViews/usageView"
 import { PollFailureFeed } from "./PollFailureFeed"
 import { WorkerStatusFeed } from "./WorkerStatusFeed"
@@ -31,6 +33,8 @@ export type RunsQuery = Omit<RunFilter, "limit" | "itemKey"> & { readonly item?:
 export interface RunsView {
   readonly query: RunsQuery
   readonly page: RunPage
+  /** The last 14 UTC days' Runs by state, oldest first, under the Loop, repository and Item filters. */
+  readonly byDay: ReadonlyArray<DayCounts>
 }
 
 /**
@@ -47,6 +51,7 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
     const workerFeed = yield* WorkerStatusFeed
     const brakeStore = yield* BrakeStore
     const refusals = yield* TriggerRefusals
+    const writeBacks = yield* WriteBackOutbox
     const clean = <A>(value: A): A => redactDeep(redactor.redact, value)
 
     /** Every configured daily cap with today's figures. */
@@ -100,7 +105,9 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
       /** One page of Runs under the filters, with counts per state. */
       runs: Effect.fn("BoardViews.runs")(function* (query: RunsQuery, itemKey: string | undefined) {
         const page = yield* model.runs({ ...query, itemKey, limit: settings.pageSize })
-        return clean({ query, page } satisfies RunsView)
+        const filter = { loop: query.loop, repository: query.repository, itemKey }
+        const byDay = yield* runsByDay(model.runs, filter, yield* Clock.currentTimeMillis)
+        return clean({ query, page, byDay } satisfies RunsView)
       }),
 
       /** A Run with its timeline, Attempts, result, usage, legal actions, and the shown Attempt's transcript. */
@@ -117,7 +124,7 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
           onNone: () => undefined,
           onSome: (p) => ({ attemptNumber: p.attemptNumber, text: p.patch.text, cut: p.patch.cut })
         })
-        return clean(runView(detail, shown, lines, patch))
+        return clean(runView(detail, shown, lines, patch, yield* writeBacks.troubles(runId)))
       }),
 
       /** The stored diff of the Run's last Attempt that has one (ADR 0063, issue 21) as text, redacted; empty without one. */

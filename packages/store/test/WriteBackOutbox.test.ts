@@ -40,15 +40,61 @@ describe("WriteBackOutbox", () => {
         ], "a Run's later write waits for its earlier one")
         assert.deepStrictEqual(due[0]?.pullRequest, { number: 7, url: "https://github.example/acme/widgets/pull/7" })
 
-        yield* outbox.failed(due[0]!.id, "GitHub refused: 403", 5_000)
+        yield* outbox.failed(due[0]!.id, "GitHub refused: 403", 0, 5_000)
         yield* outbox.done(due[1]!.id, 0)
         assert.deepStrictEqual((yield* outbox.due(0, 10)).map((d) => [d.runId, d.phase]), [[failed, "failed"]])
-        assert.deepStrictEqual(yield* outbox.troubles(succeeded), [{ phase: "running", tries: 1, lastError: "GitHub refused: 403", done: false }])
+        assert.deepStrictEqual(yield* outbox.troubles(succeeded), [
+          { phase: "running", tries: 1, lastError: "GitHub refused: 403", notes: [], status: "retrying" }
+        ])
+        assert.deepStrictEqual(yield* outbox.troubles(failed), [], "a write done at its first try is no trouble")
         const retried = yield* outbox.due(5_000, 10)
         assert.deepStrictEqual(retried.map((d) => [d.runId, d.phase, d.tries]), [[succeeded, "running", 1], [failed, "failed", 0]])
         yield* outbox.done(retried[0]!.id, 5_000)
         assert.deepStrictEqual((yield* outbox.due(5_000, 10)).map((d) => [d.runId, d.phase]), [[succeeded, "succeeded"], [failed, "failed"]])
-        assert.deepStrictEqual(yield* outbox.troubles(succeeded), [{ phase: "running", tries: 1, lastError: "GitHub refused: 403", done: true }])
+        assert.deepStrictEqual(yield* outbox.troubles(succeeded), [
+          { phase: "running", tries: 1, lastError: "GitHub refused: 403", notes: [], status: "recovered" }
+        ])
+
+        // Given up after its last try: shown on the Run, and the Run's next write goes on.
+        const [ending, failing] = yield* outbox.due(5_000, 10)
+        yield* outbox.failed(ending!.id, "GitHub failed with 500", 6_000, undefined)
+        yield* outbox.done(failing!.id, 6_000, ["reviewer approver skipped: nobody approved the Run"])
+        assert.deepStrictEqual(yield* outbox.due(10_000_000, 10), [])
+        assert.deepStrictEqual(yield* outbox.troubles(succeeded), [
+          { phase: "running", tries: 1, lastError: "GitHub refused: 403", notes: [], status: "recovered" },
+          { phase: "succeeded", tries: 1, lastError: "GitHub failed with 500", notes: [], status: "gave-up" }
+        ])
+        assert.deepStrictEqual(yield* outbox.troubles(failed), [
+          { phase: "failed", tries: 0, notes: ["reviewer approver skipped: nobody approved the Run"], status: "done" }
+        ])
+      }))
+
+    it.effect("a canceled Run is written back once it ran, with its reason; its approval and trigger time come with every write", () =>
+      Effect.gen(function* () {
+        const store = yield* RunStore
+        const outbox = yield* WriteBackOutbox
+        yield* outbox.advance
+        for (const pending of yield* outbox.due(Number.MAX_SAFE_INTEGER, 100)) yield* outbox.done(pending.id, 0)
+        const started = openedRun(yield* store.recordAndClaim(submission({ number: 11, approvalRequired: true, receivedAt: 4_242 })))
+        yield* store.parkForApproval(started.id)
+        yield* store.approve(started.id)
+        const begun = yield* store.beginAttempt(started.id, { live: () => true })
+        assert.strictEqual(begun._tag, "Started")
+        yield* store.cancel(started.id)
+        // Canceled before it ran: nothing on GitHub to undo.
+        const unstarted = openedRun(yield* store.recordAndClaim(submission({ number: 12, approvalRequired: true })))
+        yield* store.parkForApproval(unstarted.id)
+        yield* store.cancel(unstarted.id)
+        assert.strictEqual(yield* outbox.advance, 2)
+
+        const due = yield* outbox.due(Number.MAX_SAFE_INTEGER, 10)
+        assert.deepStrictEqual(due.map((d) => [d.number, d.phase]), [[11, "running"]])
+        assert.strictEqual(due[0]!.receivedAt, 4_242)
+        assert.deepStrictEqual(due[0]!.approval, { actor: "operator", reason: "approved" })
+        assert.strictEqual(due[0]!.cancelReason, undefined)
+        yield* outbox.done(due[0]!.id, 0)
+        const [canceled] = yield* outbox.due(Number.MAX_SAFE_INTEGER, 10)
+        assert.deepStrictEqual([canceled?.number, canceled?.phase, canceled?.cancelReason], [11, "canceled", "OperatorCanceled"])
       }))
 
     it.effect("keeps the one comment's id per Item", () =>

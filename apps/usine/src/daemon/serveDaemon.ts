@@ -70,7 +70,7 @@ export const serveDaemon = <E, R>(options: {
       yield* background("schedules", Context.get(services, ScheduleTriggers).run)
       yield* background("the configuration watcher", watchConfig(plan.configFile))
       yield* background("notifications", notifyLoop)
-      yield* background("write-back", writeBackLoop)
+      yield* background("write-back", writeBackLoop(plan.login))
       for (const warning of trustWarnings(plan.config)) yield* Effect.logWarning(warning)
       yield* Effect.logInfo(`usine is up as ${plan.login}; the board is at ${board.origin}/`).pipe(
         Effect.annotateLogs({ board: `${board.origin}/`, ledger: plan.ledgerFile })

@@ -14,23 +14,31 @@ export const WRITE_BACK_INTERVAL = Duration.seconds(1)
 /** Waits before the next try of a failed write-back: 2 s doubling, at most 5 minutes. */
 export const writeBackBackoffMs = (tries: number): number => Math.min(300_000, 2000 * 2 ** Math.min(tries, 10))
 
-const HEADLINES = { running: "is running", succeeded: "succeeded", failed: "failed" } as const
+/** Tries of one write-back before it is given up (about 8 minutes of backoff): the Run shows it, the next phase goes on. */
+export const WRITE_BACK_MAX_TRIES = 8
+
+const HEADLINES = { running: "is running", succeeded: "succeeded", failed: "failed", canceled: "was canceled" } as const
+
+const headline = (pending: PendingWriteBack) =>
+  pending.phase === "canceled" && pending.cancelReason !== undefined
+    ? `${HEADLINES.canceled} (${pending.cancelReason})`
+    : HEADLINES[pending.phase]
 
 /** The comment's text: the Run on the Board, where it is, and its pull request. Marked so no Loop reads it as content. */
 export const commentBody = (config: UsineConfig, pending: PendingWriteBack): string =>
   [
-    `usine's \`${pending.loop}\` Loop: Run [\`${pending.runId}\`](${boardOrigin(config)}/runs/${pending.runId}) ${HEADLINES[pending.phase]}.`,
+    `usine's \`${pending.loop}\` Loop: Run [\`${pending.runId}\`](${boardOrigin(config)}/runs/${pending.runId}) ${headline(pending)}.`,
     ...(pending.pullRequest === undefined ? [] : [`Pull request: #${pending.pullRequest.number}`]),
     WRITE_BACK_MARKER
   ].join("\n\n")
 
 /** What the Loop asks to be written at this point of the Run; undefined when nothing. */
-const requestOf = (config: UsineConfig, loop: ItemLoop, pending: PendingWriteBack, commentId: number | undefined) => {
+const requestOf = (config: UsineConfig, loop: ItemLoop, pending: PendingWriteBack, commentId: number | undefined, self: string) => {
   const pull = pending.phase === "succeeded" ? pending.pullRequest : undefined
   const request: WriteBackRequest = {
     repository: pending.repository,
     number: pending.number,
-    ifSource: loop.if.source,
+    reviewerContext: { ifSource: loop.if.source, receivedAt: pending.receivedAt, approval: pending.approval, self },
     labels: loop.statusLabels[pending.phase],
     pullRequest:
       // A pull-request Loop pushes to the pull request it acts on: that is the Item itself.
@@ -48,9 +56,10 @@ const requestOf = (config: UsineConfig, loop: ItemLoop, pending: PendingWriteBac
  * Write-back (ADR 0065): each second, the transitions the engine recorded since become write-backs in the ledger,
  * and the due ones are applied through the throttled client: the Item's status labels, the pull request's labels and
  * reviewers, the Item's one comment. The Item is then read again at once, so the Board's columns follow. A failed
- * write is tried again later and kept on the Run; it never changes the Run.
+ * write is tried again later, given up after `WRITE_BACK_MAX_TRIES`, and kept on the Run; it never changes the Run.
+ * `self` is usine's GitHub account, never asked to review its own pull request.
  */
-export const writeBackLoop = Effect.gen(function* () {
+export const writeBackLoop = (self: string) => Effect.gen(function* () {
   const outbox = yield* WriteBackOutbox
   const state = yield* ConfigState
   const writer = yield* WriteBack
@@ -60,20 +69,23 @@ export const writeBackLoop = Effect.gen(function* () {
     const config = yield* state.get
     for (const pending of yield* outbox.due(yield* Clock.currentTimeMillis, 20)) {
       const loop = config.loops.find((l): l is ItemLoop => l.name === pending.loop && l.on !== "schedule")
-      const request = loop === undefined ? undefined : requestOf(config, loop, pending, yield* outbox.commentOf(pending.repository, pending.number))
+      const commentId = yield* outbox.commentOf(pending.repository, pending.number)
+      const request = loop === undefined ? undefined : requestOf(config, loop, pending, commentId, self)
       const applied = request === undefined ? undefined : yield* Effect.either(writer.apply(request))
       const now = yield* Clock.currentTimeMillis
       if (applied === undefined || applied._tag === "Right") {
-        if (applied?._tag === "Right" && applied.right !== undefined) {
-          yield* outbox.rememberComment(pending.repository, pending.number, applied.right)
+        if (applied?._tag === "Right" && applied.right.commentId !== undefined) {
+          yield* outbox.rememberComment(pending.repository, pending.number, applied.right.commentId)
         }
-        yield* outbox.done(pending.id, now)
+        yield* outbox.done(pending.id, now, applied?._tag === "Right" ? applied.right.notes : [])
         if (applied !== undefined) yield* triggers.hint({ repository: pending.repository, number: pending.number })
       } else {
-        yield* outbox.failed(pending.id, applied.left.message, now + writeBackBackoffMs(pending.tries))
-        yield* Effect.logWarning(`write-back ${pending.phase} of ${pending.repository}#${pending.number} failed (try ${pending.tries + 1}): ${applied.left.message}`).pipe(
-          Effect.annotateLogs({ runId: pending.runId, loop: pending.loop })
-        )
+        const tries = pending.tries + 1
+        const retryAt = tries >= WRITE_BACK_MAX_TRIES ? undefined : now + writeBackBackoffMs(pending.tries)
+        yield* outbox.failed(pending.id, applied.left.message, now, retryAt)
+        yield* Effect.logWarning(
+          `write-back ${pending.phase} of ${pending.repository}#${pending.number} failed (try ${tries}${retryAt === undefined ? ", given up" : ""}): ${applied.left.message}`
+        ).pipe(Effect.annotateLogs({ runId: pending.runId, loop: pending.loop }))
       }
     }
   })

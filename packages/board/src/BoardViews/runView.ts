@@ -6,6 +6,7 @@ import { type FailureView, failureView } from "@usine/store/ReadModel/needsYou"
 import type { RunDetail } from "@usine/store/ReadModel/runDetail"
 import type { RunSummary } from "@usine/store/ReadModel/RunSummary"
 import type { TranscriptLine } from "@usine/store/ReadModel/TranscriptLine"
+import type { WriteBackTrouble } from "@usine/store/WriteBackOutbox"
 import { legalActions, type RunAction } from "./legalActions"
 import { type TimelineEntry, timeline } from "./timeline"
 
@@ -57,6 +58,8 @@ export interface RunView {
   readonly guards: ReadonlyArray<TranscriptLine>
   /** The unified diff the ledger keeps of the newest held Attempt (ADR 0063), cut at its bound; absent without one. */
   readonly patch?: AttemptPatch | undefined
+  /** Writes to GitHub for the Run (ADR 0065) that failed at least once or skipped something, oldest first. */
+  readonly writeBack: ReadonlyArray<WriteBackTrouble>
 }
 
 export interface AttemptPatch {
@@ -82,7 +85,8 @@ export const runView = (
   detail: RunDetail,
   shown: Attempt | undefined,
   lines: ReadonlyArray<TranscriptLine>,
-  patch?: AttemptPatch | undefined
+  patch?: AttemptPatch | undefined,
+  writeBack: ReadonlyArray<WriteBackTrouble> = []
 ): RunView => {
   const { run } = detail
   const latest = detail.attempts.at(-1)
@@ -121,6 +125,7 @@ export const runView = (
     },
     verification: lines.filter((l) => l.kind === "verify"),
     guards: lines.filter((l) => l.tool === "guard"),
-    ...(patch === undefined ? {} : { patch })
+    ...(patch === undefined ? {} : { patch }),
+    writeBack
   }
 }

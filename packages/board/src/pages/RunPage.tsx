@@ -1,5 +1,7 @@
 import type { FC } from "hono/jsx"
+import { attemptStrip } from "../BoardViews/attemptStrip"
 import type { RunView } from "../BoardViews/runView"
+import { AttemptStrip } from "./AttemptStrip"
 import { DiffStat, diffFigures } from "./DiffStat"
 import { itemName, runPath, Time } from "./format"
 import { PatchView } from "./PatchView"
@@ -39,6 +41,21 @@ export const RunPage: FC<{ view: RunView; csrf: string }> = ({ csrf, view }) => 
         </section>
       )}
 
+      {view.writeBack.length === 0 ? null : (
+        <section data-testid="write-back">
+          <h2>Write-back to GitHub</h2>
+          <ul>
+            {view.writeBack.map((w) => (
+              <li data-testid="write-back-entry" data-phase={w.phase} data-status={w.status}>
+                {`${w.phase}: ${w.status}${w.tries === 0 ? "" : ` after ${w.tries} ${w.tries === 1 ? "try" : "tries"}`}`}
+                {w.lastError === undefined || w.status === "done" ? null : <pre data-testid="write-back-error">{w.lastError}</pre>}
+                {w.notes.map((note) => <p data-testid="write-back-note">{note}</p>)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
       {view.patch === undefined ? null : (
         <section data-testid="change">
           <h2>{`Change of Attempt ${view.patch.attemptNumber}`}</h2>
@@ -65,6 +82,7 @@ export const RunPage: FC<{ view: RunView; csrf: string }> = ({ csrf, view }) => 
 
       <section>
         <h2>Attempts</h2>
+        <AttemptStrip bars={attemptStrip(view.attempts, view.transcript)} />
         <ul>
           {view.attempts.map((a) => (
             <li data-testid="attempt" data-attempt-id={a.id} data-outcome={a.outcome}>

@@ -22,6 +22,7 @@ import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
 import { TriggerRefusals } from "@usine/store/TriggerRefusals"
+import * as WriteBackOutbox from "@usine/store/WriteBackOutbox"
 import { BoardMoves } from "@usine/board/BoardMoves"
 import { type BoardRoute, BoardRoutes } from "@usine/board/BoardRoutes"
 import { BoardServer } from "@usine/board/BoardServer"
@@ -84,7 +85,9 @@ export const boardLayer = (options: BoardOptions = {}) =>
     const file = yield* tempLedger
     const memory = yield* InMemoryExecutor.make
     const moves: Array<Move> = []
-    const stores = Layer.mergeAll(SqlRunStore.layer, SqlItemStore.layer, SqlBrakeStore.layer, SqlTriggerRefusals.layer, ReadModel.layer).pipe(
+    const stores = Layer.mergeAll(
+      SqlRunStore.layer, SqlItemStore.layer, SqlBrakeStore.layer, SqlTriggerRefusals.layer, ReadModel.layer, WriteBackOutbox.layer
+    ).pipe(
       Layer.provideMerge(Sql.layer(file))
     )
     const engine = RunEngine.Default.pipe(

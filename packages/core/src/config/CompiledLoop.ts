@@ -7,7 +7,7 @@ import type { LiquidTemplate } from "./LiquidTemplate"
 import type { LoopConfig } from "./LoopConfig"
 import { selectRepositories } from "./matchRepository"
 import type { WorkerConfig } from "./WorkerConfig"
-import { defaultPullRequestOptions, type PullRequestOptions, type StatusLabels } from "./WriteBackConfig"
+import { defaultPullRequestOptions, type PullRequestOptions, type StatusLabels, withCanceledDefault } from "./WriteBackConfig"
 
 interface LoopCommon {
   readonly name: string
@@ -54,7 +54,7 @@ export interface ItemLoop extends LoopCommon {
   readonly maxNoProgress: number
   /** Who may trigger it, and whose comments its `if:` and prompt see. */
   readonly trust: TrustPolicy
-  /** Labels moved on the Item when a Run starts and ends; none when empty. */
+  /** Labels moved on the Item when a Run starts and ends; none when empty; `canceled` defaults to undoing `running`. */
   readonly statusLabels: StatusLabels
   /** Whether the Run keeps one comment on the Item, edited in place. */
   readonly comment: boolean
@@ -116,7 +116,7 @@ export const compileLoop = (
         maxCycles: loop.maxCycles ?? defaultMaxCycles,
         maxNoProgress: loop.maxNoProgress,
         trust: { mode: loop.trust, trustedAuthors: loop.trustedAuthors },
-        statusLabels: loop.statusLabels ?? {},
+        statusLabels: withCanceledDefault(loop.statusLabels ?? {}),
         comment: loop.comment
       }
 }

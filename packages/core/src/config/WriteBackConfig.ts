@@ -9,16 +9,32 @@ export const LabelChange = Schema.Struct({
 })
 export type LabelChange = typeof LabelChange.Type
 
-/** When a Run starts (each Attempt), and when it ends as Succeeded or Failed: the kanban moves by itself. */
+/**
+ * When a Run starts (each Attempt), and when it ends as Succeeded, Failed or Canceled (after it ran): the kanban moves
+ * by itself.
+ */
 export const StatusLabels = Schema.Struct({
   running: Schema.optional(LabelChange),
   succeeded: Schema.optional(LabelChange),
-  failed: Schema.optional(LabelChange)
+  failed: Schema.optional(LabelChange),
+  canceled: Schema.optional(LabelChange)
 })
 export type StatusLabels = typeof StatusLabels.Type
 
-/** A login, or `labeller`: who added the label the Loop's `if:` reads (the Board has no per-user identity to name an approver). */
-export const Reviewer = Schema.Union(Schema.Literal("labeller"), GitHubLogin)
+/**
+ * A canceled Run without a `canceled` entry takes off what `running` put on and adds nothing: the card leaves the
+ * working column, and putting back the label that triggered it would only start the Loop again.
+ */
+export const withCanceledDefault = (labels: StatusLabels): StatusLabels =>
+  labels.canceled !== undefined || labels.running === undefined || labels.running.add.length === 0
+    ? labels
+    : { ...labels, canceled: { add: [], remove: labels.running.add } }
+
+/**
+ * A login, `labeller` (who added the label the Loop's `if:` reads, as the trust check judged it) or `approver` (the
+ * login the Run's approval names in its audit row). One nobody can name is skipped with a note on the Run.
+ */
+export const Reviewer = Schema.Union(Schema.Literal("labeller", "approver"), GitHubLogin)
 
 /** How the pull request a Run opens is written. */
 export const PullRequestOptions = Schema.Struct({
