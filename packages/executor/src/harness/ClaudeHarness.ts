@@ -5,6 +5,7 @@ import { CLAUDE_TASK_UUID, claudeChannel, claudeUserLine, replayedUuid } from ".
 import { cliArgv } from "./cliArgv"
 import type { Harness, ModelProvider, StreamParser } from "./Harness"
 import { arr, jsonLine, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
+import { modelArgs } from "./modelArgs"
 import { jsonStreamParser } from "./jsonStreamParser"
 import { processExitFailure } from "./processExitFailure"
 import { providerFailure } from "./providerFailure"
@@ -49,7 +50,6 @@ export const ClaudeHarness: Harness = {
   name: "claude",
   invocation: (input) => {
     const provider = input.modelProvider
-    const model = provider === undefined ? input.model : provider.model
     return {
       argv: [
         ...cliArgv(input.command, "claude"),
@@ -61,7 +61,7 @@ export const ClaudeHarness: Harness = {
         "stream-json",
         "--verbose",
         "--dangerously-skip-permissions",
-        ...(model === undefined ? [] : ["--model", model])
+        ...modelArgs(input)
       ],
       env: { ...UNATTENDED, ...(provider === undefined ? {} : providerEnv(provider, input.attemptDir)) },
       stdin: claudeUserLine(input.prompt, CLAUDE_TASK_UUID),

@@ -4,6 +4,7 @@ import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRo
 import { cliArgv } from "./cliArgv"
 import { type Harness, MODEL_PROVIDER_KEY_VARIABLE, type ModelProvider, type StreamParser } from "./Harness"
 import { arr, jsonLine, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
+import { modelArgs } from "./modelArgs"
 import { jsonStreamParser } from "./jsonStreamParser"
 import { PI_STATE_ID, PI_TASK_ID, PI_IDLE_PROBE, piChannel, piCommand, piIdleProbeId } from "./piChannel"
 import { processExitFailure } from "./processExitFailure"
@@ -22,7 +23,6 @@ export const PiHarness: Harness = {
   name: "pi",
   invocation: (input) => {
     const provider = input.modelProvider
-    const model = provider === undefined ? input.model : provider.model
     return {
       argv: [
         ...cliArgv(input.command, "pi"),
@@ -30,7 +30,7 @@ export const PiHarness: Harness = {
         "rpc",
         "--no-session",
         ...(provider === undefined ? [] : ["--provider", PROVIDER]),
-        ...(model === undefined ? [] : ["--model", model])
+        ...modelArgs(input)
       ],
       env: {
         PI_CODING_AGENT_DIR: join(input.attemptDir, "pi-agent"),
