@@ -64,10 +64,11 @@ export const replaceLabels = (world: SimWorld, repo: SimRepository, item: SimIte
 
 const labelRef = (repo: SimRepository, name: string) => ({ name, color: itemLabel(repo, name).color })
 
-const validTitle = (title: string | undefined) =>
+/** GitHub's 422 for a blank title; an absent one (an update that keeps it) passes. */
+export const validTitle = (resource: "Issue" | "PullRequest", title: string | undefined) =>
   title === undefined || title.trim() !== ""
     ? Effect.void
-    : Effect.fail(new Unprocessable({ errors: [{ resource: "Issue", field: "title", code: "missing_field" }] }))
+    : Effect.fail(new Unprocessable({ errors: [{ resource, field: "title", code: "missing_field" }] }))
 
 /** Opens a new issue authored by `author`. */
 export const createIssue = Effect.fn("SimWorld.createIssue")(function* (
@@ -76,7 +77,7 @@ export const createIssue = Effect.fn("SimWorld.createIssue")(function* (
   author: string,
   input: NewIssue
 ) {
-  yield* validTitle(input.title)
+  yield* validTitle("Issue", input.title)
   const item = newItem(world, repo, { title: input.title, body: input.body, author, assignees: input.assignees })
   repo.items.set(item.number, item)
   if (input.labels !== undefined) replaceLabels(world, repo, item, input.labels, author)
@@ -107,7 +108,7 @@ export const updateIssue = Effect.fn("SimWorld.updateIssue")(function* (
   actor: string,
   patch: IssuePatch
 ) {
-  yield* validTitle(patch.title)
+  yield* validTitle("Issue", patch.title)
   if (patch.title !== undefined && patch.title !== item.title) {
     recordEvent(world, item, { event: "renamed", actor })
     item.title = patch.title

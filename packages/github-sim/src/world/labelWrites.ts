@@ -41,18 +41,6 @@ export const deleteLabel = Effect.fn("SimWorld.deleteLabel")(function* (world: S
   repo.updatedAt = world.now()
 })
 
-/** Adds labels to the item (keeping the ones it has), as `actor`. */
-export const addLabels = Effect.fn("SimWorld.addLabels")(function* (
-  world: SimWorld,
-  repo: SimRepository,
-  item: SimItem,
-  names: ReadonlyArray<string>,
-  actor: string
-) {
-  replaceLabels(world, repo, item, [...item.labels, ...names], actor)
-  return item
-})
-
 /** Replaces the item's labels, as `actor`. */
 export const setLabels = Effect.fn("SimWorld.setLabels")(function* (
   world: SimWorld,
@@ -64,6 +52,10 @@ export const setLabels = Effect.fn("SimWorld.setLabels")(function* (
   replaceLabels(world, repo, item, names, actor)
   return item
 })
+
+/** Adds labels to the item (keeping the ones it has), as `actor`. */
+export const addLabels = (world: SimWorld, repo: SimRepository, item: SimItem, names: ReadonlyArray<string>, actor: string) =>
+  setLabels(world, repo, item, [...item.labels, ...names], actor)
 
 /** Removes one label from the item, as `actor`; GitHub answers 404 when the item does not carry it. */
 export const removeLabel = Effect.fn("SimWorld.removeLabel")(function* (

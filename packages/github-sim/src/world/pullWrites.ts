@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { Unprocessable } from "./ApiError"
-import { recordEvent, updateIssue } from "./issueWrites"
+import { recordEvent, updateIssue, validTitle } from "./issueWrites"
 import type { SimItem, SimPull, SimReview } from "./SimItem"
 import type { SimRepository } from "./SimRepository"
 import type { SimWorld } from "./SimWorld"
@@ -49,9 +49,7 @@ export const createPull = Effect.fn("SimWorld.createPull")(function* (
   author: string,
   input: NewPull
 ) {
-  if (input.title.trim() === "") {
-    return yield* Effect.fail(new Unprocessable({ errors: [{ resource: "PullRequest", field: "title", code: "missing_field" }] }))
-  }
+  yield* validTitle("PullRequest", input.title)
   const head = headBranch(repo, input.head)
   if (head === undefined || input.headSha === undefined) return yield* Effect.fail(invalid("head"))
   if (input.baseSha === undefined) return yield* Effect.fail(invalid("base"))
