@@ -82,10 +82,21 @@ describe("Board live pages and what they never show", () => {
         { host: `127.0.0.1:${server.port}`, accept: "text/event-stream" }
       )
       assert.strictEqual(stream.status, 200)
-      yield* store.appendTranscript(attemptId, [{ kind: "assistant", text: `working with ${TOKEN}`, at: 0 }])
+      yield* store.appendTranscript(attemptId, [
+        { kind: "assistant", text: `working with **${TOKEN}**`, at: 0 },
+        { kind: "tool_call", tool: "bash", text: "npm test <&2", at: 0 }
+      ])
       yield* awaitEvent(stream.events, "a transcript event", (e) => e.event === "transcript")
-      const delivered = stream.events.filter((e) => e.event === "transcript").flatMap((e) => JSON.parse(e.data).rows)
-      assert.deepStrictEqual(delivered.map((r: any) => [r.seq, r.text]), [[Number(lastSeq) + 1, "working with [REDACTED:github_token]"]])
+      const transcripts = stream.events.filter((e) => e.event === "transcript").map((e) => JSON.parse(e.data))
+      const delivered = transcripts.flatMap((data) => data.rows)
+      assert.deepStrictEqual(delivered.map((r: any) => [r.seq, r.text]), [
+        [Number(lastSeq) + 1, "working with **[REDACTED:github_token]**"],
+        [Number(lastSeq) + 2, "npm test <&2"]
+      ])
+      // Each row also as the page renders it (issue 21), which the script inserts: Markdown rendered, text escaped.
+      const html: Array<string> = transcripts.flatMap((data) => data.html)
+      assert.include(html[0], "<p>working with <strong>[REDACTED:github_token]</strong></p>")
+      assert.include(html[1], '<pre class="tool-command scroll" data-testid="tool-command">npm test &lt;&amp;2</pre>')
 
       // A hold writes no Run row, only a note: the page still hears of it.
       yield* brakes.holdRun({ runId: runOf(run), kind: "AgentQuota", reason: "quota", until: undefined, since: 0 })

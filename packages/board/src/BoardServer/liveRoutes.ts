@@ -5,6 +5,7 @@ import { type SSEMessage, streamSSE } from "hono/streaming"
 import { AttemptId } from "@usine/core/ids/AttemptId"
 import { RunId } from "@usine/core/ids/RunId"
 import type { BoardViews } from "../BoardViews"
+import { transcriptRowHtml } from "../pages/TranscriptLines"
 import type { BoardEnv } from "./BoardEnv"
 import { parseInput, RunParams, StreamQuery } from "./inputs"
 import { problemOf, type RunExit } from "./respond"
@@ -81,7 +82,9 @@ export const liveRoutes = (app: Hono<BoardEnv>, deps: LiveDeps) => {
             const rows = yield* views.transcriptAfter(attemptId, after)
             const last = rows.at(-1)
             if (last !== undefined) {
-              yield* send({ event: "transcript", id: `${attemptId}:${last.seq}`, data: JSON.stringify({ attemptId, rows }) })
+              // Each row as the page renders it (issue 21): the script inserts it, so a streamed row reads like a loaded one.
+              const html = yield* Effect.promise(() => Promise.all(rows.map(transcriptRowHtml)))
+              yield* send({ event: "transcript", id: `${attemptId}:${last.seq}`, data: JSON.stringify({ attemptId, rows, html }) })
               after = last.seq
             }
           }

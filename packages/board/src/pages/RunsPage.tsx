@@ -2,6 +2,7 @@ import type { FC } from "hono/jsx"
 import { RUN_STATE_TAGS } from "@usine/store/ReadModel/RunSummary"
 import type { RunsQuery, RunsView } from "../BoardViews"
 import { itemName, runPath, Time } from "./format"
+import { RunsChart } from "./RunsChart"
 
 const isoInput = (millis: number | undefined) => (millis === undefined ? "" : new Date(millis).toISOString().slice(0, 16))
 
@@ -14,7 +15,7 @@ export const runsHref = (query: RunsQuery, patch: Partial<Record<keyof RunsQuery
   return text === "" ? "/runs" : `/runs?${text}`
 }
 
-/** Runs, newest first, filtered by Loop, repository, Item, state and time, with counts per state. */
+/** Runs, newest first, filtered by Loop, repository, Item, state and time, with counts per state and by day. */
 export const RunsPage: FC<{ view: RunsView }> = ({ view }) => {
   const { page, query } = view
   return (
@@ -41,6 +42,7 @@ export const RunsPage: FC<{ view: RunsView }> = ({ view }) => {
           </li>
         ))}
       </ul>
+      <RunsChart days={view.byDay} />
       <table>
         <thead><tr><th>Run</th><th>Loop</th><th>Item</th><th>State</th><th>Agent</th><th>Received</th></tr></thead>
         <tbody>

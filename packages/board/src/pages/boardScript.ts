@@ -1,6 +1,7 @@
 /**
  * Progressive enhancement, served as `/assets/board.js`: forms post with fetch and refresh `<main>`, pages follow
- * `/events`, and the Run page appends its transcript from its stream. Rows are built with `textContent` only.
+ * `/events`, and the Run page appends its transcript from its stream: rows as the server rendered them (escaped there),
+ * parsed with DOMParser, which runs no script.
  */
 export const boardScript = `(() => {
   const csrf = document.querySelector('meta[name="csrf-token"]')?.getAttribute("content") ?? "";
@@ -44,24 +45,28 @@ export const boardScript = `(() => {
     flash(res.ok ? (told ?? "Done.") : (body.message ?? res.statusText), !res.ok || body.status === "refused");
     await refresh();
   });
-  const rowOf = (line) => {
-    const li = document.createElement("li");
-    li.className = "row " + line.kind;
-    li.dataset.testid = "transcript-row";
-    li.dataset.seq = String(line.seq);
-    li.dataset.kind = line.kind;
-    const pre = document.createElement("pre");
-    pre.dataset.testid = "transcript-text";
-    pre.textContent = line.text;
-    if (line.kind === "tool_call" || line.kind === "tool_result") {
-      const details = document.createElement("details");
-      const summary = document.createElement("summary");
-      summary.textContent = (line.kind === "tool_call" ? "\\u25b6 " : "\\u25c0 ") + (line.tool ?? "tool");
-      details.append(summary, pre);
-      li.append(details);
-    } else li.append(pre);
-    return li;
+  // Transcript rows arrive as the server renders them (TranscriptLines): parsed inert, never run as script. A tool
+  // result joins the oldest waiting call of its tool, as transcriptItems pairs them, with the call's duration.
+  const duration = (ms) => {
+    if (ms < 1000) return Math.max(0, Math.round(ms)) + " ms";
+    if (ms < 60000) return (ms / 1000).toFixed(1) + " s";
+    const s = Math.round(ms / 1000);
+    return Math.floor(s / 60) + " min " + (s % 60) + " s";
   };
+  const rowsOf = (html) => [...new DOMParser().parseFromString("<ol>" + html + "</ol>", "text/html").body.firstChild.children];
+  const place = (list, row) => {
+    const tool = row.dataset.tool;
+    const call = row.dataset.kind === "tool_result"
+      ? [...list.querySelectorAll(":scope > li[data-pending]")].find((li) => tool === undefined || li.dataset.tool === tool)
+      : undefined;
+    if (!call) { list.append(row); return; }
+    call.removeAttribute("data-pending");
+    call.querySelector(":scope > ol.tool-results")?.append(row);
+    const took = call.querySelector(":scope > .tool-head [data-testid=tool-duration]");
+    if (took) took.textContent = duration(Number(row.dataset.at) - Number(call.dataset.at));
+  };
+  // Follows the tail only while the reader is at the bottom of the page; scrolled up, the page stays where it is.
+  const atBottom = () => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 40;
   let stream;
   const follow = () => {
     const box = document.querySelector("[data-transcript]");
@@ -73,12 +78,14 @@ export const boardScript = `(() => {
       const data = JSON.parse(event.data);
       const target = document.querySelector("[data-transcript]");
       if (!target || target.dataset.attemptId !== data.attemptId) return;
-      const list = target.querySelector("ol");
-      for (const line of data.rows) {
-        if (line.seq <= Number(target.dataset.lastSeq ?? "0")) continue;
-        list?.append(rowOf(line));
+      const list = target.querySelector("ol.transcript");
+      const stick = atBottom();
+      data.rows.forEach((line, i) => {
+        if (line.seq <= Number(target.dataset.lastSeq ?? "0")) return;
+        for (const row of rowsOf(data.html[i] ?? "")) if (list) place(list, row);
         target.dataset.lastSeq = String(line.seq);
-      }
+      });
+      if (stick) window.scrollTo({ top: document.documentElement.scrollHeight });
     });
     stream.addEventListener("state", () => refresh());
     stream.addEventListener("attempt", () => refresh());
