@@ -1,6 +1,6 @@
 import { Context, Effect, Either, Layer, Queue, Runtime } from "effect"
 import { Counter, Histogram, type Metric, Registry } from "prom-client"
-import { WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
+import { type WorkerStatus, WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
 import { GitHubClient } from "@usine/github/GitHubClient"
 import { PollingTriggers } from "@usine/triggers/PollingTriggers"
 import { type Distribution, type Figure, LedgerFigures } from "@usine/store/LedgerFigures"
@@ -55,18 +55,10 @@ export const DaemonMetricsLayer: Layer.Layer<DaemonMetrics, never, LedgerFigures
 
       scraped("usine_runs", "Runs in the ledger by Loop and state.", "gauge", Effect.map(figures.runs, labelled))
       scraped("usine_attempts_total", "Ended Attempts by Loop and outcome.", "counter", Effect.map(figures.attempts, labelled))
-      scraped(
-        "usine_attempt_duration_seconds",
-        "How long ended Attempts ran.",
-        "histogram",
-        Effect.map(figures.attemptSeconds(ATTEMPT_BUCKETS), (d) => histogramValues("usine_attempt_duration_seconds", d))
-      )
-      scraped(
-        "usine_queue_wait_seconds",
-        "How long Runs waited in Queued for a Worker slot.",
-        "histogram",
-        Effect.map(figures.queueWaitSeconds(QUEUE_BUCKETS), (d) => histogramValues("usine_queue_wait_seconds", d))
-      )
+      const histogram = (name: string, help: string, read: Effect.Effect<Distribution>) =>
+        scraped(name, help, "histogram", Effect.map(read, (d) => histogramValues(name, d)))
+      histogram("usine_attempt_duration_seconds", "How long ended Attempts ran.", figures.attemptSeconds(ATTEMPT_BUCKETS))
+      histogram("usine_queue_wait_seconds", "How long Runs waited in Queued for a Worker slot.", figures.queueWaitSeconds(QUEUE_BUCKETS))
       const spend = (pick: (s: { inputTokens: number; outputTokens: number; cachedInputTokens: number; costUsd: number }) => ReadonlyArray<Value>) =>
         Effect.map(figures.spend, (rows) => rows.flatMap((s) => pick(s).map((v) => ({ ...v, labels: { loop: s.loop, agent: s.agent, ...v.labels } }))))
       scraped("usine_tokens_total", "Tokens Agents used, by Loop, Agent and kind.", "counter", spend((s) => [
@@ -86,15 +78,11 @@ export const DaemonMetricsLayer: Layer.Layer<DaemonMetrics, never, LedgerFigures
           return remaining === undefined ? [] : [{ labels: { resource }, value: remaining }]
         })
       ))
-      scraped("usine_worker_up", "1 when the Worker is reachable.", "gauge", Effect.map(workers.workers, (ws) =>
-        ws.map((w) => ({ labels: { worker: w.name }, value: w.health === "unreachable" ? 0 : 1 }))
-      ))
-      scraped("usine_worker_slots_used", "Worker slots taken by Attempts.", "gauge", Effect.map(workers.workers, (ws) =>
-        ws.map((w) => ({ labels: { worker: w.name }, value: w.slotsUsed }))
-      ))
-      scraped("usine_worker_slots", "Worker slots configured.", "gauge", Effect.map(workers.workers, (ws) =>
-        ws.map((w) => ({ labels: { worker: w.name }, value: w.slotsMax }))
-      ))
+      const perWorker = (pick: (w: WorkerStatus) => number) =>
+        Effect.map(workers.workers, (ws) => ws.map((w) => ({ labels: { worker: w.name }, value: pick(w) })))
+      scraped("usine_worker_up", "1 when the Worker is reachable.", "gauge", perWorker((w) => (w.health === "unreachable" ? 0 : 1)))
+      scraped("usine_worker_slots_used", "Worker slots taken by Attempts.", "gauge", perWorker((w) => w.slotsUsed))
+      scraped("usine_worker_slots", "Worker slots configured.", "gauge", perWorker((w) => w.slotsMax))
 
       const cycleSeconds = new Histogram({ name: "usine_poll_cycle_duration_seconds", help: "How long a poll cycle over every repository took.", buckets: POLL_BUCKETS, registers: [registry] })
       const pollFailures = new Counter({ name: "usine_poll_failures_total", help: "Repository polls that failed, by repository.", labelNames: ["repository"], registers: [registry] })
