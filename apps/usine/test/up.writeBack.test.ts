@@ -1,7 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { BoardView } from "@usine/board/BoardViews/boardView"
-import { REPOSITORY } from "./support/daemonConfig"
+import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
+import type { RunView } from "@usine/board/BoardViews/runView"
+import { BOARD_TOKEN, REPOSITORY } from "./support/daemonConfig"
 import { board, eventually, json } from "./support/http"
 import { upIn, upWorld } from "./support/upWorld"
 
@@ -39,6 +41,42 @@ interface Issue {
   readonly labels: ReadonlyArray<{ readonly name: string }>
   readonly pull_request?: unknown
 }
+
+/** An approved Loop whose pull request asks the labeller, the approver, an unknown login and usine's own account to review. */
+const REVIEWED_LOOP = `
+  - name: fix
+    on: issues
+    if: '"ready-for-agent" in item.labels'
+    prompt: "Fix issue #{{ item.number }} of {{ repository }}: {{ item.title }}"
+    agent: demo
+    approval: required
+    retry_backoff: []
+    status_labels:
+      running: {add: [agent-working], remove: [ready-for-agent]}
+      succeeded: {add: [ready-for-review], remove: [agent-working]}
+    pull_request: {reviewers: [labeller, approver, nobody-here, usine-bot]}
+    comment: true`
+
+/** The emulator's view of the world's repository, with the bot's token. */
+const githubOf = (world: Effect.Effect.Success<typeof upWorld>) => {
+  const gh = <A>(path: string) =>
+    json<A>(`${world.sim.url}/repos/${REPOSITORY}${path}`, { headers: { authorization: `token ${world.token}` } })
+  const labelsOf = (number: number) => Effect.map(gh<Issue>(`/issues/${number}`), (issue) => issue.labels.map((l) => l.name).sort())
+  const labelled = (number: number, labels: ReadonlyArray<string>, seconds = 90) =>
+    eventually(
+      `#${number} has labels ${labels.join(", ")}`,
+      Effect.map(labelsOf(number), (now) => Option.liftPredicate(now, (l) => l.join() === [...labels].sort().join())),
+      seconds
+    )
+  const commentsOf = (number: number) => gh<ReadonlyArray<{ body: string }>>(`/issues/${number}/comments`)
+  return { gh, labelsOf, labelled, commentsOf }
+}
+
+/** The Run page as a browser gets it. */
+const runPageHtml = (url: string, runId: string) =>
+  Effect.promise(() =>
+    fetch(`${url.replace(/\/$/, "")}/runs/${runId}`, { headers: { authorization: `Bearer ${BOARD_TOKEN}`, accept: "text/html" } })
+      .then((response) => response.text()))
 
 describe("usine up: write-back", () => {
   it.scopedLive(
@@ -100,7 +138,7 @@ describe("usine up: write-back", () => {
         // Its first label write is refused: the write-back is tried again, and the Run goes on regardless.
         const bad = yield* Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title: "Rename the project", body: "" }))
         yield* Effect.promise(() =>
-          sim.control.setFault({ method: "POST", path: `/repos/${REPOSITORY}/issues/${bad.number}/labels`, status: 403, times: 1 })
+          sim.control.setFault({ method: "POST", path: `/repos/${REPOSITORY}/issues/${bad.number}/labels`, status: 422, times: 1 })
         )
         yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: bad.number, labels: ["ready-for-agent"] }))
         yield* usine.waitFor(new RegExp(`write-back running of ${REPOSITORY}#${bad.number} failed \\(try 1\\)`), "60 seconds")
@@ -113,9 +151,94 @@ describe("usine up: write-back", () => {
           30
         )
         assert.strictEqual(badComments.length, 1, "one comment, edited from running to failed")
+        const runs = yield* board<{ page: { runs: ReadonlyArray<{ id: string; number?: number }> } }>(url, "/api/runs")
+        const badRun = runs.page.runs.find((r) => r.number === bad.number)!
+        const shown = yield* board<RunView>(url, `/api/runs/${badRun.id}`)
+        assert.deepStrictEqual(shown.writeBack.map((w) => [w.phase, w.status, w.tries]), [["running", "recovered", 1]], "the refused try shows on the Run")
         assert.strictEqual((yield* gh<ReadonlyArray<unknown>>(`/issues/${good.number}/comments`)).length, 1)
         assert.notInclude(usine.stdout(), `write-back running of ${REPOSITORY}#${good.number} failed`)
       }),
     240_000
+  )
+
+  it.scopedLive(
+    "reviewers: the labeller is asked, approver, an unknown login and usine's own account are notes on the Run; a write-back GitHub keeps refusing shows on the Run page and its API while the Run succeeds; a canceled Run takes off its running label and its comment says canceled",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* upWorld
+        const { sim } = world
+        const github = githubOf(world)
+        yield* Effect.promise(() => sim.control.createUser({ login: "carol", permission: "write" }))
+        const reviewed = yield* Effect.promise(() =>
+          sim.control.createIssue({ repo: REPOSITORY, title: "slugify keeps punctuation", body: "Hello, World! gives hello,-world!" }))
+        const refused = yield* Effect.promise(() =>
+          sim.control.createIssue({ repo: REPOSITORY, title: "Add deslugify", body: "The inverse of slugify." }))
+        const canceled = yield* Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title: "Rename the project", body: "" }))
+        const { url, usine } = yield* upIn(world, { extra: LABELS, loops: [REVIEWED_LOOP], agentDelay: 8 })
+        const approve = (number: number) =>
+          Effect.gen(function* () {
+            const runId = yield* eventually(`a Run of #${number} waits for approval`, Effect.map(board<NeedsYouView>(url, "/api/needs-you"), (view) =>
+              Option.fromNullable(view.waiting.find((w) => w.run.number === number)?.run.id)))
+            yield* board(url, `/runs/${runId}/approve`, "POST")
+            return runId
+          })
+        const runOf = (runId: string) => board<RunView>(url, `/api/runs/${runId}`)
+
+        // Every label write on the second issue is refused until the fault is cleared (a 422: a 403 here is a rate limit).
+        const fault = `/repos/${REPOSITORY}/issues/${refused.number}/labels`
+        yield* Effect.promise(() => sim.control.setFault({ method: "POST", path: fault, status: 422 }))
+        for (const issue of [reviewed, refused]) {
+          yield* Effect.promise(() =>
+            sim.control.addLabels({ repo: REPOSITORY, number: issue.number, labels: ["ready-for-agent"], actor: "carol" }))
+        }
+        const reviewedRun = yield* approve(reviewed.number)
+        const refusedRun = yield* approve(refused.number)
+
+        const succeeded = yield* eventually("the reviewed Run's write-back names its skipped reviewers", Effect.map(runOf(reviewedRun), (view) =>
+          Option.liftPredicate(view, (v) => v.run.state === "Succeeded" && v.writeBack.some((w) => w.phase === "succeeded"))), 120)
+        const notes = succeeded.writeBack.find((w) => w.phase === "succeeded")!
+        assert.strictEqual(notes.status, "done")
+        assert.strictEqual(notes.notes.length, 3, notes.notes.join("\n"))
+        assert.match(notes.notes[0]!, /^reviewer approver skipped: the Run's approval \(operator, approved\) names no GitHub login/)
+        assert.match(notes.notes[1]!, /^reviewer usine-bot skipped: usine-bot is usine's own account/)
+        assert.match(notes.notes[2]!, /^reviewer nobody-here refused: .*collaborators/)
+        const pull = succeeded.result?.pullRequestNumber
+        assert.isDefined(pull)
+        const requested = yield* github.gh<{ requested_reviewers: ReadonlyArray<{ login: string }> }>(`/pulls/${pull}`)
+        assert.deepStrictEqual(requested.requested_reviewers.map((r) => r.login), ["carol"], "the labeller, once")
+        yield* github.labelled(reviewed.number, ["ready-for-review"])
+        const reviewedPage = yield* runPageHtml(url, reviewedRun)
+        assert.include(reviewedPage, 'data-testid="write-back"')
+        assert.include(reviewedPage, "reviewer nobody-here refused")
+
+        // The refused write-back is retried and shown with its error and tries; the Run succeeds regardless.
+        const failing = yield* eventually("the refused write-back shows on the Run", Effect.map(runOf(refusedRun), (view) =>
+          Option.liftPredicate(view, (v) => v.run.state === "Succeeded" && (v.writeBack[0]?.tries ?? 0) >= 2)), 120)
+        assert.deepStrictEqual([failing.writeBack[0]?.phase, failing.writeBack[0]?.status], ["running", "retrying"])
+        assert.match(failing.writeBack[0]?.lastError ?? "", /POST \/repos\/\{owner\}\/\{repo\}\/issues\/\{issue_number\}\/labels failed with 422/)
+        const failingPage = yield* runPageHtml(url, refusedRun)
+        assert.match(failingPage, /data-phase="running" data-status="retrying"/)
+        assert.match(failingPage, /running: retrying after \d+ tries/)
+        assert.match(failingPage, /<pre data-testid="write-back-error">[^<]*failed with 422/)
+        yield* Effect.promise(() => sim.control.clearFaults())
+        yield* github.labelled(refused.number, ["ready-for-review"], 60)
+        const recovered = yield* runOf(refusedRun)
+        assert.strictEqual(recovered.writeBack[0]?.status, "recovered")
+
+        // Canceled while its agent waits: the running label goes, nothing puts the trigger label back, the comment says so.
+        yield* Effect.promise(() =>
+          sim.control.addLabels({ repo: REPOSITORY, number: canceled.number, labels: ["ready-for-agent"], actor: "carol" }))
+        const canceledRun = yield* approve(canceled.number)
+        yield* github.labelled(canceled.number, ["agent-working"], 30)
+        yield* board(url, `/runs/${canceledRun}/cancel`, "POST")
+        yield* github.labelled(canceled.number, [], 30)
+        const comments = yield* eventually("the canceled Run's comment says canceled", Effect.map(github.commentsOf(canceled.number), (list) =>
+          Option.liftPredicate(list, (l) => l.some((c) => c.body.includes("was canceled")))), 30)
+        assert.strictEqual(comments.length, 1, "one comment, edited from running to canceled")
+        assert.include(comments[0]!.body, "was canceled (OperatorCanceled)")
+        assert.strictEqual((yield* runOf(canceledRun)).run.state, "Canceled")
+        assert.notInclude(usine.stdout(), "write-back canceled")
+      }),
+    300_000
   )
 })
