@@ -21,13 +21,14 @@ export interface NamedReviewers {
 
 /**
  * Who triggered the Run, as the trust check judged it: of the labels the `if:` reads, the newest added by a person
- * before the trigger saw the change (GitHub's times are to the second, the trigger's to the millisecond).
+ * (not a bot, not usine itself, whose status labels an earlier Run put on) before the trigger saw the change (GitHub's times are to the second, the trigger's to the millisecond).
  */
 const labellerOf = (context: ReviewerContext, labellers: ReadonlyMap<string, Labeller>): string | undefined =>
   labelsToCheck(context.ifSource, [...labellers.keys()])
     .flatMap((label) => {
       const labeller = labellers.get(label)
-      return labeller === undefined || labeller.isBot || Date.parse(labeller.at) > context.receivedAt ? [] : [labeller]
+      const byPerson = labeller !== undefined && !labeller.isBot && labeller.login.toLowerCase() !== context.self.toLowerCase()
+      return byPerson && Date.parse(labeller.at) <= context.receivedAt ? [labeller] : []
     })
     .sort((a, b) => Date.parse(b.at) - Date.parse(a.at))[0]?.login
 
