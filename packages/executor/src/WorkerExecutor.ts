@@ -20,6 +20,7 @@ import { salvageHeldWork } from "./WorkerExecutor/salvageHeldWork"
 import { makeTranscriptCursor } from "./WorkerExecutor/TranscriptCursor"
 import { PullRequests } from "@usine/github/PullRequests"
 import { makeRedactor, type RedactorService } from "@usine/core/text/Redactor"
+import type { GitHubCredential } from "@usine/github/GitHubCredential"
 import type { WorkerDirectory } from "./WorkerDirectory"
 
 /** What the app hands the executor from usine.yaml and the environment; the executor reads no config itself. */
@@ -27,8 +28,8 @@ export interface WorkerExecutorOptions {
   /** The Agent by name, asked at each Attempt (a reload may add or change one, ADR 0077). */
   readonly agent: (name: string) => AgentConfig | undefined
   readonly workers: WorkerDirectory
-  /** usine's GitHub token: lent to git for fetch and push, never given to an agent. */
-  readonly token: Redacted.Redacted<string>
+  /** usine's GitHub token, or its App's current one: lent to git for fetch and push, never given to an agent. */
+  readonly token: GitHubCredential
   /** The clone URL of `owner/name`, without credentials. */
   readonly cloneUrl: (repository: string) => string
   /** The daemon's environment, of which an agent sees only what its Agent grants; `process.env` by default. */
@@ -66,7 +67,7 @@ export const make = (options: WorkerExecutorOptions) =>
     const pullRequests = yield* PullRequests
     const settings: ExecutorSettings = {
       token: options.token,
-      redactor: options.redactor ?? makeRedactor([Redacted.value(options.token)]),
+      redactor: options.redactor ?? makeRedactor(Redacted.isRedacted(options.token) ? [Redacted.value(options.token)] : []),
       daemonEnv: options.daemonEnv ?? process.env,
       cloneUrl: options.cloneUrl,
       pollInterval: options.pollInterval ?? "500 millis",

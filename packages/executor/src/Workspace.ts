@@ -1,4 +1,5 @@
-import { Effect, Either, type Redacted, Ref, Schema } from "effect"
+import { Effect, Either, Ref, Schema } from "effect"
+import type { GitHubCredential } from "@usine/github/GitHubCredential"
 import * as path from "node:path/posix"
 import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
 import { GitCommandFailed, UnsafeWorkspacePath, WorkspaceExists } from "./Workspace/WorkspaceFailures"
@@ -15,7 +16,7 @@ export interface WorkspaceRequest {
   readonly repository: string
   /** Without credentials in it; a token goes in `token`. */
   readonly cloneUrl: string
-  readonly token?: Redacted.Redacted<string> | undefined
+  readonly token?: GitHubCredential | undefined
   /** A branch name, a full ref such as `refs/pull/7/head`, or a commit sha. */
   readonly ref: string
 }
@@ -97,7 +98,7 @@ export const make = (options: {
     const mirrorOf = Effect.fn("Workspace.mirrorOf")(function* (
       repository: string,
       cloneUrl: string,
-      token: Redacted.Redacted<string> | undefined
+      token: GitHubCredential | undefined
     ) {
       const mirror = yield* contained(transport, root, ["mirrors", yield* mirrorFolderName(repository)])
       return mirrorGit({ transport, root, mirror, cloneUrl: yield* withoutCredentials(cloneUrl), token, timeoutMs })

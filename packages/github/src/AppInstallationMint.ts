@@ -4,7 +4,11 @@ import { Data, Effect } from "effect"
 import type { MintedToken } from "./InstallationToken"
 
 /** The App could not get an installation token: a wrong id or key, no installation on the repository, GitHub down. */
-export class AppAuthFailed extends Data.TaggedError("AppAuthFailed")<{ readonly appId: number; readonly reason: string }> {}
+export class AppAuthFailed extends Data.TaggedError("AppAuthFailed")<{ readonly appId: number; readonly reason: string }> {
+  override get message() {
+    return `GitHub App ${this.appId} could not authenticate: ${this.reason} (check github.app.id, github.app.private_key_file and the App's installation)`
+  }
+}
 
 /** What minting needs: the App, its private key (PEM), its installation or the repositories to find it by. */
 export interface AppCredentials {

@@ -2,8 +2,9 @@ import { Octokit } from "@octokit/rest"
 import { retry } from "@octokit/plugin-retry"
 import { throttling } from "@octokit/plugin-throttling"
 import type { Endpoints, RequestParameters } from "@octokit/types"
-import { Clock, Effect, Ref, type Redacted } from "effect"
+import { Clock, Effect, Ref } from "effect"
 import * as RedactedValue from "effect/Redacted"
+import { currentToken, type GitHubCredential } from "./GitHubCredential"
 import {
   type GitHubError,
   GitHubGraphQLFailed,
@@ -22,7 +23,8 @@ const UsineOctokit = Octokit.plugin(throttling, retry)
 const ReaderOctokit = Octokit.plugin(retry)
 
 export interface GitHubClientOptions {
-  readonly token: Redacted.Redacted<string>
+  /** A token, or a GitHub App's installation tokens: asked at each request, so a refreshed token is used at once. */
+  readonly token: GitHubCredential
   /** `https://api.github.com`, a GitHub Enterprise `/api/v3` URL, or the emulator's URL. */
   readonly apiUrl: string
   /** Retries of 5xx answers and their backoff base; GitHub's own guidance is the default. */
@@ -87,7 +89,6 @@ export class GitHubClient extends Effect.Service<GitHubClient>()("usine/GitHubCl
     const budget = yield* Ref.make<RateBudget>(emptyRateBudget)
     const baseUrl = options.apiUrl.replace(/\/+$/, "")
     const common = {
-      auth: RedactedValue.value(options.token),
       baseUrl,
       userAgent: "usine",
       log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
@@ -132,7 +133,11 @@ export class GitHubClient extends Effect.Service<GitHubClient>()("usine/GitHubCl
     const send = <T>(route: string, params: RequestParameters | undefined, etag: string | undefined, client = octokit) =>
       Effect.gen(function* () {
         yield* guardWindow(route)
-        const headers = etag === undefined ? {} : { "if-none-match": etag }
+        const token = yield* currentToken(options.token).pipe(
+          Effect.mapError((error) => new GitHubUnreachable({ route, detail: error.message }))
+        )
+        const authorization = `token ${RedactedValue.value(token)}`
+        const headers = etag === undefined ? { authorization } : { authorization, "if-none-match": etag }
         const result = yield* Effect.tryPromise({
           try: (signal) => client.request(route, { ...params, headers, request: { signal } } as never),
           catch: (error) => error as RequestErrorLike

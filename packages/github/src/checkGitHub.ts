@@ -1,5 +1,8 @@
 import { Data, Duration, Effect, type Redacted } from "effect"
+import { appBotLogin } from "./AppIdentity"
+import type { AppAuthFailed } from "./AppInstallationMint"
 import { GitHubClient } from "./GitHubClient"
+import type { ResolvedCredential } from "./resolveCredential"
 
 /** How long the start waits for GitHub's first answer. */
 export const GITHUB_CHECK_TIMEOUT = Duration.seconds(15)
@@ -7,7 +10,7 @@ export const GITHUB_CHECK_TIMEOUT = Duration.seconds(15)
 /** GitHub could not be reached, or refused the token, when usine started. */
 export class GitHubCheckFailed extends Data.TaggedError("GitHubCheckFailed")<{
   readonly apiUrl: string
-  readonly reason: "unreachable" | "unauthorized" | "refused"
+  readonly reason: "unreachable" | "unauthorized" | "refused" | "app"
   readonly detail: string
 }> {
   override get message() {
@@ -18,6 +21,8 @@ export class GitHubCheckFailed extends Data.TaggedError("GitHubCheckFailed")<{
         return `GitHub at ${this.apiUrl} refused the token (401 Bad credentials): check github.token, github.token_file or GITHUB_TOKEN`
       case "refused":
         return `GitHub at ${this.apiUrl} refused GET /user: ${this.detail}`
+      case "app":
+        return `GitHub at ${this.apiUrl}: ${this.detail}`
     }
   }
 }
@@ -47,3 +52,24 @@ export const checkGitHub = (apiUrl: string, token: Redacted.Redacted<string>) =>
   )
   return response.data.login
   }).pipe(Effect.provide(GitHubClient.Default({ token, apiUrl, retries: 0 })), Effect.withSpan("checkGitHub"))
+
+const appRefused = (apiUrl: string) => (error: AppAuthFailed) => new GitHubCheckFailed({ apiUrl, reason: "app", detail: error.message })
+
+/**
+ * `checkGitHub` for either credential. An App proves its id and key with `GET /app` (its bot's login, `<slug>[bot]`)
+ * and its installation by minting the first installation token, which the daemon then uses.
+ */
+export const checkGitHubCredential = (apiUrl: string, credential: ResolvedCredential) =>
+  credential._tag === "Token"
+    ? checkGitHub(apiUrl, credential.token)
+    : Effect.gen(function* () {
+        const login = yield* appBotLogin(credential.app).pipe(Effect.mapError(appRefused(apiUrl)))
+        yield* credential.supply.pipe(Effect.mapError(appRefused(apiUrl)))
+        return login
+      }).pipe(
+        Effect.timeoutFail({
+          duration: GITHUB_CHECK_TIMEOUT,
+          onTimeout: () => new GitHubCheckFailed({ apiUrl, reason: "unreachable", detail: `no answer within ${Duration.format(GITHUB_CHECK_TIMEOUT)}` })
+        }),
+        Effect.withSpan("checkGitHub.app")
+      )

@@ -19,25 +19,26 @@ export interface TokenSources {
   readonly useGhCli: boolean
 }
 
-const fromFile = (path: string) =>
+/** A secret in a file only its owner may read (`github.token_file`, `github.app.private_key_file`), trimmed. */
+export const ownerOnlyFile = (field: string, path: string) =>
   Effect.gen(function* () {
     const info = yield* Effect.tryPromise({
       try: () => stat(path),
-      catch: () => new GitHubTokenMissing({ detail: `github.token_file ${path} cannot be read` })
+      catch: () => new GitHubTokenMissing({ detail: `${field} ${path} cannot be read` })
     })
     if ((info.mode & 0o077) !== 0)
       return yield* Effect.fail(
         new GitHubTokenMissing({
-          detail: `github.token_file ${path} has mode ${(info.mode & 0o777).toString(8)}; make it readable by its owner only (chmod 600)`
+          detail: `${field} ${path} has mode ${(info.mode & 0o777).toString(8)}; make it readable by its owner only (chmod 600)`
         })
       )
     const text = yield* Effect.tryPromise({
       try: () => readFile(path, "utf8"),
-      catch: () => new GitHubTokenMissing({ detail: `github.token_file ${path} cannot be read` })
+      catch: () => new GitHubTokenMissing({ detail: `${field} ${path} cannot be read` })
     })
-    const token = text.trim()
-    if (token === "") return yield* Effect.fail(new GitHubTokenMissing({ detail: `github.token_file ${path} is empty` }))
-    return token
+    const secret = text.trim()
+    if (secret === "") return yield* Effect.fail(new GitHubTokenMissing({ detail: `${field} ${path} is empty` }))
+    return secret
   })
 
 const fromGhCli = Effect.async<string | undefined>((resume) => {
@@ -51,7 +52,7 @@ const fromGhCli = Effect.async<string | undefined>((resume) => {
 export const resolveToken = (sources: TokenSources): Effect.Effect<Redacted.Redacted<string>, GitHubTokenMissing> =>
   Effect.gen(function* () {
     if (sources.token !== undefined && sources.token.trim() !== "") return Redacted.make(sources.token.trim())
-    if (sources.tokenFile !== undefined) return Redacted.make(yield* fromFile(sources.tokenFile))
+    if (sources.tokenFile !== undefined) return Redacted.make(yield* ownerOnlyFile("github.token_file", sources.tokenFile))
     const env = sources.env["GITHUB_TOKEN"] ?? sources.env["GH_TOKEN"]
     if (env !== undefined && env.trim() !== "") return Redacted.make(env.trim())
     if (sources.useGhCli) {

@@ -26,4 +26,21 @@ describe("makeInstallationToken", () => {
       assert.strictEqual(yield* Ref.get(mints), 2)
     })
   )
+
+  it.effect("a token living less than twice the margin is reused for half its life, then minted again before it expires", () =>
+    Effect.gen(function* () {
+      const mints = yield* Ref.make(0)
+      const mint = Effect.gen(function* () {
+        const n = yield* Ref.updateAndGet(mints, (k) => k + 1)
+        return { token: `ghs_${n}`, expiresAtMs: (yield* TestClock.currentTimeMillis) + 4_000 }
+      })
+      const tokens = yield* makeInstallationToken(mint)
+      assert.strictEqual(yield* tokens.current, "ghs_1")
+      yield* TestClock.adjust("1999 millis")
+      assert.strictEqual(yield* tokens.current, "ghs_1", "reused: a 4 s token under a 5 min margin is not minted at each call")
+      yield* TestClock.adjust("1 millis")
+      assert.strictEqual(yield* tokens.current, "ghs_2", "half its life gone: minted again, 2 s before it would be refused")
+      assert.strictEqual(yield* Ref.get(mints), 2)
+    })
+  )
 })

@@ -1,11 +1,11 @@
 import { Command } from "@effect/cli"
-import { Console, Effect, Option, Redacted } from "effect"
+import { Console, Effect } from "effect"
 import { makeRedactor } from "@usine/core/text/Redactor"
-import { resolveToken } from "@usine/github/resolveToken"
+import { credentialOf, resolveCredential } from "@usine/github/resolveCredential"
 import { CommandFailed } from "../CommandFailed"
 import { daemonEnvironment } from "../daemon/DaemonEnvironment"
 import { daemonSecrets } from "../daemon/daemonSecrets"
-import { pathFrom } from "../daemon/StartupPlan"
+import { credentialSources } from "../daemon/StartupPlan"
 import { checkAgentKey } from "../doctor/checkAgentClis"
 import { checkBoardPort } from "../doctor/checkBoardPort"
 import { checkGitHubAccess } from "../doctor/checkGitHubAccess"
@@ -37,19 +37,13 @@ export const doctor = Command.make("doctor", { config: configOption }, ({ config
     const config = loaded.right
     const env = daemonEnvironment()
     yield* print([pass(`config: ${configFile} loads`)])
-    const token = yield* Effect.either(
-      resolveToken({
-        token: Option.getOrUndefined(Option.map(config.github.token, Redacted.value)),
-        tokenFile: config.github.tokenFile === undefined ? undefined : pathFrom(configFile, config.github.tokenFile),
-        env,
-        useGhCli: true
-      })
-    )
-    if (token._tag === "Left") yield* print([fail(`token: ${token.left.message}`)])
+    const credential = yield* Effect.either(resolveCredential(credentialSources(configFile, config, env)))
+    if (credential._tag === "Left") yield* print([fail(`token: ${credential.left.message}`)])
     else {
-      redactor = makeRedactor(daemonSecrets({ config, token: token.right, env }))
-      yield* print([pass("token: found")])
-      yield* print(yield* checkGitHubAccess(config, token.right))
+      const found = credential.right
+      redactor = makeRedactor(daemonSecrets({ config, token: credentialOf(found), privateKey: found._tag === "App" ? found.app.privateKey : undefined, env }))
+      yield* print([pass(found._tag === "App" ? `token: GitHub App ${found.app.appId}, its private key readable by its owner only` : "token: found")])
+      yield* print(yield* checkGitHubAccess(config, found))
     }
     for (const [name, worker] of Object.entries(config.workers)) yield* print(yield* checkWorker({ configFile, config, name, worker, env }))
     yield* print(Object.entries(config.agents).flatMap(([name, agent]) => checkAgentKey(name, agent, env)))

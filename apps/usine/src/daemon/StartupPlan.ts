@@ -2,9 +2,10 @@ import { homedir } from "node:os"
 import { dirname, isAbsolute, resolve } from "node:path"
 import { Effect, Option, Redacted } from "effect"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
-import { resolveToken } from "@usine/github/resolveToken"
+import type { GitHubCredential } from "@usine/github/GitHubCredential"
+import { credentialOf, resolveCredential } from "@usine/github/resolveCredential"
 import { loadConfig } from "../loadConfig"
-import { checkGitHub } from "@usine/github/checkGitHub"
+import { checkGitHubCredential } from "@usine/github/checkGitHub"
 import { checkPortFree } from "./checkPortFree"
 import { daemonEnvironment, withholdSecrets } from "./DaemonEnvironment"
 import { daemonSecrets } from "./daemonSecrets"
@@ -15,8 +16,9 @@ export interface StartupPlan {
   readonly config: UsineConfig
   /** Absolute: relative paths in usine.yaml are read from the file's folder. */
   readonly ledgerFile: string
-  readonly token: Redacted.Redacted<string>
-  /** The GitHub account the token belongs to. */
+  /** The token, or the GitHub App's installation tokens (each consumer asks for the current one at each use). */
+  readonly token: GitHubCredential
+  /** The GitHub account the token belongs to; an App's bot, `<slug>[bot]`. */
   readonly login: string
   /** Values every log line, page and transcript row hides: tokens and the Agents' keys (`daemonSecrets`). */
   readonly secrets: ReadonlyArray<string>
@@ -30,22 +32,34 @@ export const pathFrom = (configFile: string, path: string): string =>
     ? resolve(homedir(), path.slice(2))
     : isAbsolute(path) ? path : resolve(dirname(resolve(configFile)), path)
 
+/** Where usine.yaml says the GitHub credential is: `github.app`, `github.token`, `github.token_file`, then the environment. */
+export const credentialSources = (configFile: string, config: UsineConfig, env: Readonly<Record<string, string | undefined>>) => {
+  const { app, apiUrl, token, tokenFile } = config.github
+  return {
+    token: Option.getOrUndefined(Option.map(token, Redacted.value)),
+    tokenFile: tokenFile === undefined ? undefined : pathFrom(configFile, tokenFile),
+    app: app === undefined
+      ? undefined
+      : { appId: app.id, privateKeyFile: pathFrom(configFile, app.privateKeyFile), installationId: app.installationId },
+    repositories: config.repositories,
+    apiUrl,
+    env,
+    useGhCli: true
+  }
+}
+
 /**
- * The checks that stop `usine up` with one line before any work: the configuration, a token, GitHub reachable and
- * accepting the token, the Board's port free. The ledger's lock is the next check, when the daemon opens it.
+ * The checks that stop `usine up` with one line before any work: the configuration, a token (or the App's key),
+ * GitHub reachable and accepting it (an App mints its first installation token), the Board's port free. The ledger's lock is the next check, when the daemon opens it.
  */
 export const planStartup = Effect.fn("planStartup")(function* (configFile: string) {
   const config = yield* loadConfig(configFile)
   const env = daemonEnvironment()
-  const token = yield* resolveToken({
-    token: Option.getOrUndefined(Option.map(config.github.token, Redacted.value)),
-    tokenFile: config.github.tokenFile === undefined ? undefined : pathFrom(configFile, config.github.tokenFile),
-    env,
-    useGhCli: true
-  })
-  const login = yield* checkGitHub(config.github.apiUrl, token)
+  const credential = yield* resolveCredential(credentialSources(configFile, config, env))
+  const token = credentialOf(credential)
+  const login = yield* checkGitHubCredential(config.github.apiUrl, credential)
   yield* checkPortFree(config.board.listen.host, config.board.listen.port)
-  const secrets = daemonSecrets({ config, token, env })
+  const secrets = daemonSecrets({ config, token, privateKey: credential._tag === "App" ? credential.app.privateKey : undefined, env })
   return {
     configFile,
     config,

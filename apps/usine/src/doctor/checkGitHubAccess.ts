@@ -1,6 +1,9 @@
-import { Clock, Effect, type Redacted } from "effect"
+import { Clock, Effect } from "effect"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
+import { appBotLogin } from "@usine/github/AppIdentity"
 import { GitHubClient } from "@usine/github/GitHubClient"
+import type { GitHubCredential } from "@usine/github/GitHubCredential"
+import { credentialOf, type ResolvedCredential } from "@usine/github/resolveCredential"
 import { fail, pass, warn, type DoctorLine } from "./DoctorLine"
 import { type ProbeAnswer, probeWrites, type WriteProbe } from "./probeWrites"
 
@@ -42,15 +45,17 @@ const probesLine = (repository: string, probes: ReadonlyArray<WriteProbe>): Doct
 
 /**
  * What the token may do in one repository: `GET /repos/{owner}/{repo}` says whether its account may read it and has
- * a role that writes (`pull`, `push`); a fine-grained token's own limits are only seen by the write probes.
+ * a role that writes (`pull`, `push`); a fine-grained token's own limits are only seen by the write probes. An App's
+ * installation has no role there: its permissions are only seen by the probes.
  */
-const repositoryLine = (repository: string, token: Redacted.Redacted<string>) =>
+const repositoryLine = (repository: string, token: GitHubCredential, app: boolean) =>
   Effect.gen(function* () {
     const client = yield* GitHubClient
     const [owner = "", repo = ""] = repository.split("/")
     return yield* client.request("GET /repos/{owner}/{repo}", { owner, repo }).pipe(
       Effect.flatMap((response): Effect.Effect<DoctorLine, never, GitHubClient> => {
         const permissions = response.data.permissions
+        if (app) return Effect.map(probeWrites(repository, response.data.clone_url, token), (probes) => probesLine(repository, probes))
         if (permissions === undefined) return Effect.succeed(fail(`${repository}: GitHub did not say what the token may do there`))
         if (!permissions.pull) return Effect.succeed(fail(`${repository}: the token cannot read it: grant Contents and Issues read`))
         if (!permissions.push) {
@@ -66,13 +71,38 @@ const repositoryLine = (repository: string, token: Redacted.Redacted<string>) =>
     )
   })
 
+/** The App: `GET /app` under its JWT (its id and key), then an installation token minted and accepted by `GET /rate_limit`. */
+const appLines = (config: UsineConfig, credential: Extract<ResolvedCredential, { _tag: "App" }>) =>
+  Effect.gen(function* () {
+    const client = yield* GitHubClient
+    const login = yield* appBotLogin(credential.app).pipe(Effect.either)
+    if (login._tag === "Left") return { accepted: false, lines: [fail(login.left.message)] }
+    const answer = yield* client.request("GET /rate_limit").pipe(Effect.either)
+    if (answer._tag === "Left") return { accepted: false, lines: [fail(`GitHub App ${credential.app.appId} (${login.right}): ${answer.left.message}`)] }
+    const now = yield* Clock.currentTimeMillis
+    return {
+      accepted: true,
+      lines: [
+        pass(`GitHub at ${config.github.apiUrl} accepts the App ${credential.app.appId}'s installation token (acting as ${login.right})`),
+        clockLine(answer.right.headers["date"], now)
+      ]
+    }
+  })
+
 /**
- * `GET /user` (the token is accepted), the clock against that answer's `Date`, then each repository's permissions
- * (its role from `GET /repos`, then the write probes).
+ * `GET /user` (the token is accepted; for an App, its JWT and an installation token), the clock against that
+ * answer's `Date`, then each repository's permissions (its role from `GET /repos`, then the write probes).
  * A refused token stops there: nothing else can be asked.
  */
-export const checkGitHubAccess = (config: UsineConfig, token: Redacted.Redacted<string>) =>
+export const checkGitHubAccess = (config: UsineConfig, credential: ResolvedCredential) =>
   Effect.gen(function* () {
+    const token = credentialOf(credential)
+    if (credential._tag === "App") {
+      const app = yield* appLines(config, credential)
+      const lines = [...app.lines]
+      if (app.accepted) for (const repository of config.repositories) lines.push(yield* repositoryLine(repository, token, true))
+      return lines
+    }
     const client = yield* GitHubClient
     const user = yield* client.request("GET /user").pipe(Effect.either)
     if (user._tag === "Left")
@@ -88,10 +118,10 @@ export const checkGitHubAccess = (config: UsineConfig, token: Redacted.Redacted<
       pass(`GitHub at ${config.github.apiUrl} accepts the token (account ${user.right.data.login})`),
       clockLine(user.right.headers["date"], now)
     ]
-    for (const repository of config.repositories) lines.push(yield* repositoryLine(repository, token))
+    for (const repository of config.repositories) lines.push(yield* repositoryLine(repository, token, false))
     return lines
   }).pipe(
     Effect.timeout("30 seconds"),
     Effect.catchTag("TimeoutException", () => Effect.succeed([fail(`GitHub at ${config.github.apiUrl} did not answer within 30 s`)])),
-    Effect.provide(GitHubClient.Default({ token, apiUrl: config.github.apiUrl, retries: 0, requestTimeoutMs: 15_000 }))
+    Effect.provide(GitHubClient.Default({ token: credentialOf(credential), apiUrl: config.github.apiUrl, retries: 0, requestTimeoutMs: 15_000 }))
   )

@@ -1,5 +1,6 @@
 import { Effect, Redacted } from "effect"
 import { GitHubClient } from "@usine/github/GitHubClient"
+import { currentToken, type GitHubCredential } from "@usine/github/GitHubCredential"
 import type { GitHubError } from "@usine/github/GitHubError"
 
 /** What a probe learnt of one permission: GitHub let the token through, refused it, or said something else. */
@@ -30,8 +31,8 @@ const fromRequest = (answer: Effect.Effect<unknown, GitHubError>) =>
   )
 
 /** git's push advertisement (`info/refs?service=git-receive-pack`): the same check as a push, without one. */
-const pushAdvertisement = (cloneUrl: string, token: Redacted.Redacted<string>) =>
-  Effect.tryPromise(() =>
+const pushAdvertisement = (cloneUrl: string, credential: GitHubCredential) =>
+  Effect.flatMap(currentToken(credential), (token) => Effect.tryPromise(() =>
     fetch(`${cloneUrl.replace(/\/+$/, "")}/info/refs?service=git-receive-pack`, {
       headers: {
         authorization: `Basic ${Buffer.from(`x-access-token:${Redacted.value(token)}`).toString("base64")}`,
@@ -42,7 +43,7 @@ const pushAdvertisement = (cloneUrl: string, token: Redacted.Redacted<string>) =
       void response.body?.cancel()
       return response.status
     })
-  ).pipe(
+  )).pipe(
     Effect.map((status): ProbeAnswer =>
       status === 200 ? { _tag: "Allowed" }
       : status === 401 || status === 403 || status === 404 ? { _tag: "Refused", status }
@@ -56,7 +57,7 @@ const pushAdvertisement = (cloneUrl: string, token: Redacted.Redacted<string>) =
  * branches that do not exist (422 when allowed, 403 when not), a label with an invalid color (the same), and git's
  * push advertisement. `GET /repos` `permissions` shows the account's role, not a fine-grained token's limits.
  */
-export const probeWrites = (repository: string, cloneUrl: string, token: Redacted.Redacted<string>) =>
+export const probeWrites = (repository: string, cloneUrl: string, token: GitHubCredential) =>
   Effect.gen(function* () {
     const client = yield* GitHubClient
     const [owner = "", repo = ""] = repository.split("/")

@@ -1,6 +1,7 @@
-import { Effect, Layer, type Redacted } from "effect"
+import { Effect, Layer } from "effect"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import { GitHubClient } from "@usine/github/GitHubClient"
+import type { GitHubCredential } from "@usine/github/GitHubCredential"
 import { GitHubTriggerCondition } from "@usine/triggers/GitHubTriggerCondition"
 import { LoopControl } from "@usine/triggers/LoopControl"
 import { ObserveItem } from "@usine/triggers/ObserveItem"
@@ -27,7 +28,7 @@ const LiveTriggerConfig = Layer.effect(
  * The one GitHub client, the triggers' settings and controls, the poll failure list, and the engine's re-check of a
  * queued Event's `if:` (read through the same observe path as polling).
  */
-export const GitHubLayer = (options: { readonly token: Redacted.Redacted<string>; readonly apiUrl: string }) =>
+export const GitHubLayer = (options: { readonly token: GitHubCredential; readonly apiUrl: string }) =>
   GitHubTriggerCondition.pipe(
     Layer.provideMerge(ObserveItem.Default),
     Layer.provideMerge(

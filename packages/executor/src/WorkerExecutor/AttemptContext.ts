@@ -1,4 +1,5 @@
-import { type Duration, Effect, Either, Option, type Redacted, type Schedule, Schema } from "effect"
+import { type Duration, Effect, Either, Option, type Schedule, Schema } from "effect"
+import type { GitHubCredential } from "@usine/github/GitHubCredential"
 import * as path from "node:path/posix"
 import type { AgentConfig } from "@usine/core/config/AgentConfig"
 import type { WorkerSandbox } from "@usine/core/config/WorkerConfig"
@@ -28,7 +29,7 @@ export interface WorkerHandle {
 
 /** What every Attempt of this executor shares. */
 export interface ExecutorSettings {
-  readonly token: Redacted.Redacted<string>
+  readonly token: GitHubCredential
   readonly redactor: RedactorService
   readonly daemonEnv: Readonly<Record<string, string | undefined>>
   readonly cloneUrl: (repository: string) => string

@@ -1,8 +1,9 @@
 import { Effect, Redacted, type Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import * as path from "node:path/posix"
+import { currentToken, type GitHubCredential } from "@usine/github/GitHubCredential"
 import { shellQuote } from "../shellQuote"
-import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
+import { HostOperationFailed, type TransportError, type WorkerTransportShape } from "../WorkerTransport"
 
 /** `scheme://host[:port]` of a GitHub URL: the only origin the lent token is given to. */
 export const originOf = (url: string): string => {
@@ -31,18 +32,22 @@ esac
 /**
  * Lends a token to git for one scope through `GIT_ASKPASS` (ADR 0016, ADR 0053): the token sits in a file only its
  * owner reads, under the Worker root, until the scope closes. It is never in argv (visible in `ps`), never in the
- * environment of the command, never in any git config, and answered only for `url`'s origin.
+ * environment of the command, never in any git config, and answered only for `url`'s origin. A GitHub App's token is
+ * the current one when the scope opens (each git command opens its own), so a long Run pushes with a fresh token.
  */
 export const gitAskPass = (
   transport: WorkerTransportShape,
   root: string,
-  token: Redacted.Redacted<string>,
+  token: GitHubCredential,
   url: string
 ): Effect.Effect<Readonly<Record<string, string>>, TransportError, Scope.Scope> =>
   Effect.gen(function* () {
     const dir = path.join(root, "credentials", randomBytes(12).toString("hex"))
     yield* Effect.acquireRelease(transport.makeDirectory(dir), () => transport.remove(dir).pipe(Effect.ignore))
-    yield* transport.writeFile(path.join(dir, "token"), `${Redacted.value(token)}\n`, { mode: 0o600 })
+    const lent = yield* currentToken(token).pipe(
+      Effect.mapError((error) => new HostOperationFailed({ host: transport.host, operation: "lend the GitHub token", detail: error.message }))
+    )
+    yield* transport.writeFile(path.join(dir, "token"), `${Redacted.value(lent)}\n`, { mode: 0o600 })
     yield* transport.writeFile(path.join(dir, "askpass"), script(originOf(url)), { mode: 0o700 })
     return { GIT_ASKPASS: path.join(dir, "askpass") }
   })

@@ -1,4 +1,5 @@
-import { Effect, type Redacted } from "effect"
+import { Effect } from "effect"
+import type { GitHubCredential } from "@usine/github/GitHubCredential"
 import type { WorkerTransportShape } from "../WorkerTransport"
 import { gitAskPass } from "./gitAskPass"
 import { runGit, schemeOf } from "./runGit"
@@ -10,7 +11,7 @@ export interface GitHubAccess {
   readonly root: string
   /** The repository on GitHub, without credentials. */
   readonly cloneUrl: string
-  readonly token: Redacted.Redacted<string> | undefined
+  readonly token: GitHubCredential | undefined
 }
 
 /**

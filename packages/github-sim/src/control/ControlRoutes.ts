@@ -28,6 +28,7 @@ const inputs: { readonly [M in Method]: Schema.Schema<any, any> } = {
   addReviewThread: Inputs.AddReviewThread,
   createApp: Inputs.CreateApp,
   setInstallationTokenLifetime: Inputs.SetInstallationTokenLifetime,
+  installationTokenCounts: Inputs.Empty,
   setFault: Inputs.Fault,
   clearFaults: Inputs.Empty,
   requestLog: Inputs.Empty,

@@ -59,6 +59,8 @@ export interface SimControl {
   readonly createApp: (input: In<typeof Inputs.CreateApp>) => Effect.Effect<{ readonly appId: number; readonly installationId: number; readonly botLogin: string }, Fails>
   /** Sets the life of installation tokens minted from now on (tests cross an expiry with 60 s). */
   readonly setInstallationTokenLifetime: (input: In<typeof Inputs.SetInstallationTokenLifetime>) => Effect.Effect<void, Fails>
+  /** Installation tokens minted so far, and requests refused for carrying one past its expiry. */
+  readonly installationTokenCounts: () => Effect.Effect<{ readonly minted: number; readonly refusedExpired: number }, Fails>
   /** Installs a fault on matching API routes. */
   readonly setFault: (input: In<typeof Inputs.Fault>) => Effect.Effect<{ readonly id: number }, Fails>
   /** Removes every fault. */

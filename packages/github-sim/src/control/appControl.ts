@@ -2,8 +2,8 @@ import { Effect } from "effect"
 import type { SimWorld } from "../world/SimWorld"
 import type { SimControl } from "./SimControl"
 
-/** GitHub Apps: registering one with its installation, and shortening installation tokens' life for tests. */
-export const appControl = (world: SimWorld): Pick<SimControl, "createApp" | "setInstallationTokenLifetime"> => ({
+/** GitHub Apps: registering one with its installation, shortening installation tokens' life, counting their use. */
+export const appControl = (world: SimWorld): Pick<SimControl, "createApp" | "setInstallationTokenLifetime" | "installationTokenCounts"> => ({
   createApp: Effect.fn("GitHubSim.createApp")(function* (input) {
     const repositories = input.repositories.map((repo) => repo.toLowerCase())
     const bot = world.account(`${input.slug}[bot]`)
@@ -16,5 +16,8 @@ export const appControl = (world: SimWorld): Pick<SimControl, "createApp" | "set
   }),
   setInstallationTokenLifetime: Effect.fn("GitHubSim.setInstallationTokenLifetime")(function* (input) {
     world.apps.tokenLifetimeMs = input.seconds * 1000
+  }),
+  installationTokenCounts: Effect.fn("GitHubSim.installationTokenCounts")(function* () {
+    return { ...world.apps.counts }
   })
 })

@@ -38,6 +38,8 @@ export class SimApps {
   private readonly tokens = new Map<string, InstallationToken>()
   /** The life of tokens minted from now on; a control call shortens it for tests. */
   tokenLifetimeMs = DEFAULT_TOKEN_LIFETIME_MS
+  /** Installation tokens minted, and requests refused because their installation token had expired. */
+  readonly counts = { minted: 0, refusedExpired: 0 }
 
   add(app: SimApp): void {
     this.apps.set(app.id, app)
@@ -65,13 +67,17 @@ export class SimApps {
       expiresAtMs: nowMs + this.tokenLifetimeMs
     }
     this.tokens.set(minted.token, minted)
+    this.counts.minted += 1
     return minted
   }
 
   /** The bot a live installation token authenticates as; undefined for an unknown or expired token. */
   userOf(token: string, nowMs: number): SimUser | undefined {
     const minted = this.tokens.get(token)
-    return minted === undefined || minted.expiresAtMs <= nowMs ? undefined : minted.bot
+    if (minted === undefined) return undefined
+    if (minted.expiresAtMs > nowMs) return minted.bot
+    this.counts.refusedExpired += 1
+    return undefined
   }
 
   /** True when `token` is an installation token, live or not. */
