@@ -113,7 +113,7 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
         assert.strictEqual(yield* step(() => call.locator('[data-testid="tool-command"]').innerText()), COMMAND)
         assert.match(yield* step(() => call.locator('[data-testid="tool-duration"]').innerText()), /^\d+(\.\d)? m?s$/)
         const output = call.locator('li[data-kind="tool_result"] details.fold')
-        assert.isFalse(yield* step(() => output.evaluate((el) => (el as HTMLDetailsElement).open)), "the output is folded")
+        assert.isNull(yield* step(() => output.getAttribute("open")), "the output is folded")
         assert.isFalse(yield* step(() => output.locator("pre").isVisible()))
         yield* step(() => output.locator("summary").click())
         assert.match(yield* step(() => output.locator("pre").innerText()), /# pass \d+/)
@@ -121,10 +121,9 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
         // The row the stream built is the row the server renders for a reload.
         const seq = (yield* step(() => call.getAttribute("data-seq"))) ?? ""
         const live = yield* step(() => call.evaluate((el) => { el.querySelector("details.fold")?.removeAttribute("open"); return el.outerHTML }))
-        const loaded = yield* step(() => page.evaluate(async (n) => {
-          const html = await (await fetch(location.href, { headers: { Accept: "text/html" } })).text()
-          return new DOMParser().parseFromString(html, "text/html").querySelector(`li[data-seq="${n}"]`)?.outerHTML ?? ""
-        }, seq))
+        const loaded = yield* step(() => page.evaluate<string>(`fetch(location.href, { headers: { Accept: "text/html" } })
+          .then((res) => res.text())
+          .then((html) => new DOMParser().parseFromString(html, "text/html").querySelector('li[data-seq="${seq}"]')?.outerHTML ?? "")`))
         assert.strictEqual(live, loaded)
 
         yield* step(() => page.locator('[data-testid="run-state"]', { hasText: "Succeeded" }).waitFor({ timeout: 60_000 })).pipe(
@@ -150,7 +149,7 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
         yield* step(() => page.setViewportSize({ width: 390, height: 844 }))
         for (const path of [`runs/${runId}`, "runs"]) {
           yield* step(() => page.goto(`${url}${path}`))
-          const wide = yield* step(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth))
+          const wide = yield* step(() => page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
           assert.strictEqual(wide, 0, `/${path} scrolls sideways at 390 px`)
         }
         yield* step(() => page.locator('[data-testid="runs-point"]').first().waitFor({ state: "attached" }))
