@@ -14,8 +14,12 @@ export const WRITE_BACK_INTERVAL = Duration.seconds(1)
 /** Waits before the next try of a failed write-back: 2 s doubling, at most 5 minutes. */
 export const writeBackBackoffMs = (tries: number): number => Math.min(300_000, 2000 * 2 ** Math.min(tries, 10))
 
-/** Tries of one write-back before it is given up (about 8 minutes of backoff): the Run shows it, the next phase goes on. */
+/** Tries of one write-back before it is given up (about 4 minutes of backoff): the Run shows it, the next phase goes on. */
 export const WRITE_BACK_MAX_TRIES = 8
+
+/** When to try a write-back again after its `tries`-th failed try at `now`; undefined once it is given up. */
+export const retryAtAfter = (tries: number, now: number): number | undefined =>
+  tries >= WRITE_BACK_MAX_TRIES ? undefined : now + writeBackBackoffMs(tries - 1)
 
 const HEADLINES = { running: "is running", succeeded: "succeeded", failed: "failed", canceled: "was canceled" } as const
 
@@ -81,7 +85,7 @@ export const writeBackLoop = (self: string) => Effect.gen(function* () {
         if (applied !== undefined) yield* triggers.hint({ repository: pending.repository, number: pending.number })
       } else {
         const tries = pending.tries + 1
-        const retryAt = tries >= WRITE_BACK_MAX_TRIES ? undefined : now + writeBackBackoffMs(pending.tries)
+        const retryAt = retryAtAfter(tries, now)
         yield* outbox.failed(pending.id, applied.left.message, now, retryAt)
         yield* Effect.logWarning(
           `write-back ${pending.phase} of ${pending.repository}#${pending.number} failed (try ${tries}${retryAt === undefined ? ", given up" : ""}): ${applied.left.message}`
