@@ -23,6 +23,8 @@ const ROUNDS = 4
 /** Bare claims written BATCH to a transaction, for comparison. */
 const BATCHED = 1_000
 const BATCH = 100
+/** Claims through each side before the clock starts, on pairs of their own: the store's code is JIT-compiled by then. */
+const WARMUP = 300
 /** Duplicates are replayed this many times over: one pass of 1,600 look-ups is over before the JIT has warmed up. */
 const DUPLICATE_PASSES = 5
 
@@ -40,7 +42,7 @@ const timed = (f: () => void) => elapsed(Effect.sync(f))
 const measure = (events: number) =>
   Effect.scoped(Effect.gen(function*() {
     const { cached, file, seeded } = yield* seededLedger(events)
-    if (pairCount(events) - 1 < 2 * PER_SIDE + BATCHED) return yield* Effect.dieMessage(`${events} Events leave too few pairs`)
+    if (pairCount(events) - 1 < 2 * PER_SIDE + BATCHED + 2 * WARMUP) return yield* Effect.dieMessage(`${events} Events leave too few pairs`)
     const context = yield* Layer.build(SqlRunStore.layer.pipe(Layer.provideMerge(Sql.layerUnlocked(file))))
     const store = Context.get(context, RunStore)
     yield* verifySeededLedger(events, OPEN_MIX).pipe(Effect.provide(context))
@@ -55,6 +57,11 @@ const measure = (events: number) =>
     const submit = (k: number, receivedAt: number) => store.recordAndClaim(itemSubmission({ ...polled[k]!, receivedAt }))
     const bare = bareClaims(db, Array.from({ length: PER_SIDE }, (_, k) => pairSubmission(PER_SIDE + k, 2, now + k)), now)
     const batched = bareClaims(db, Array.from({ length: BATCHED }, (_, k) => pairSubmission(2 * PER_SIDE + k, 2, now + k)), now)
+    const warmFrom = 2 * PER_SIDE + BATCHED
+    const bareWarm = bareClaims(db, Array.from({ length: WARMUP }, (_, k) => pairSubmission(warmFrom + WARMUP + k, 2, now + k)), now)
+    bareWarm.claim(0, WARMUP)
+    yield* Effect.forEach(Array.from({ length: WARMUP }, (_, k) => pairOf(warmFrom + k)), (pair, k) =>
+      store.recordAndClaim(itemSubmission({ ...pair, payload: itemPayload(pair.repository, pair.number, 2), receivedAt: now + k })), { discard: true })
 
     let storeMs = 0
     let storeCpuMs = 0

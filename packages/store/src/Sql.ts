@@ -3,8 +3,9 @@ import * as Migrator from "@effect/sql/Migrator"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import type { ConfigError } from "effect/ConfigError"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { type LedgerLock, type LedgerLocked, layer as ledgerLockLayer } from "./LedgerLock"
+import { buildCapturing, LedgerConnection, makeLedgerConnection } from "./LedgerConnection"
 import { LedgerWrites } from "./LedgerWrites"
 import { ledgerTransactions } from "./ledgerTransactions"
 import ledger0001 from "./migrations/0001_ledger"
@@ -49,16 +50,21 @@ export type SqlLayerError = ConfigError | SqlError | Migrator.MigrationError
 
 /**
  * The SQLite client, its transactions the ledger's (`ledgerTransactions`): retried while `SQLITE_BUSY`, the store's only
- * retry, and timed for `LedgerWrites` (the one timing hook, for the metrics).
+ * retry, and timed for `LedgerWrites` (the one timing hook, for the metrics); with the connection behind it
+ * (`LedgerConnection`) for the claim's plain prepared calls.
  */
 const ledgerClient = (filename: string) =>
-  Layer.effectContext(
+  Layer.scopedContext(
     Effect.gen(function* () {
-      const sqlite = yield* SqliteClient.SqliteClient
-      const timed = ledgerTransactions(yield* SqlClient.SqlClient, yield* LedgerWrites)
-      return Context.make(SqliteClient.SqliteClient, sqlite).pipe(Context.add(SqlClient.SqlClient, timed))
+      const { connection, context } = yield* buildCapturing(filename, SqliteClient.layer({ filename }))
+      const sql = Context.get(context, SqlClient.SqlClient)
+      const writes = yield* LedgerWrites
+      return Context.make(SqliteClient.SqliteClient, Context.get(context, SqliteClient.SqliteClient)).pipe(
+        Context.add(SqlClient.SqlClient, ledgerTransactions(sql, writes)),
+        Context.add(LedgerConnection, Option.map(connection, (db) => makeLedgerConnection(db, sql, writes)))
+      )
     })
-  ).pipe(Layer.provide(SqliteClient.layer({ filename })))
+  )
 
 /**
  * The ledger's SQLite client (WAL, busy timeout, foreign keys) with migrations applied, without the
@@ -66,11 +72,11 @@ const ledgerClient = (filename: string) =>
  */
 export const layerUnlocked = (
   filename: string
-): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient, SqlLayerError> =>
+): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient | LedgerConnection, SqlLayerError> =>
   Layer.effectDiscard(prepare).pipe(Layer.provideMerge(ledgerClient(filename)))
 
 /** The daemon's ledger: takes `<file>.lock` first, so a second process refuses before touching the file. */
 export const layer = (
   filename: string
-): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient | LedgerLock, SqlLayerError | LedgerLocked> =>
+): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient | LedgerConnection | LedgerLock, SqlLayerError | LedgerLocked> =>
   layerUnlocked(filename).pipe(Layer.provideMerge(ledgerLockLayer(filename)))

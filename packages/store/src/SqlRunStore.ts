@@ -1,11 +1,13 @@
-import { Clock, Effect, Layer } from "effect"
+import { Clock, Effect, Layer, Option } from "effect"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
+import { LedgerConnection } from "./LedgerConnection"
 import { RunStore } from "./RunStore"
 import { makeAttempts } from "./SqlRunStore/attempts"
 import { makeClaim } from "./SqlRunStore/claim"
 import { makeDuplicateCheck } from "./SqlRunStore/DuplicateCheck"
+import { makeFastClaim } from "./SqlRunStore/fastClaim"
 import { makeItemActions } from "./SqlRunStore/itemActions"
 import { makeLedger } from "./SqlRunStore/Ledger"
 import { makeOperatorActions } from "./SqlRunStore/operatorActions"
@@ -19,10 +21,11 @@ import { makeTranscript } from "./SqlRunStore/transcript"
 export const make = Effect.gen(function* () {
   const ledger = yield* makeLedger
   const { attempts, budgets, runs, sql } = ledger
-  const duplicateOf = yield* makeDuplicateCheck(sql)
+  const duplicateOf = yield* makeDuplicateCheck(sql, ledger.recent)
+  const connection = Option.flatten(yield* Effect.serviceOption(LedgerConnection))
 
   return RunStore.of({
-    ...makeClaim(ledger, duplicateOf),
+    ...makeClaim(ledger, duplicateOf, Option.map(connection, (db) => makeFastClaim(db, ledger.recent))),
     ...makeAttempts(ledger),
     ...makeOperatorActions(ledger),
     ...makeItemActions(ledger),

@@ -6,7 +6,7 @@ import { createRequire } from "node:module"
  */
 export interface SqliteDatabase {
   exec(sql: string): void
-  prepare(sql: string): { get(...params: ReadonlyArray<unknown>): unknown }
+  prepare(sql: string): { get(...params: ReadonlyArray<unknown>): unknown; all(...params: ReadonlyArray<unknown>): unknown }
   pragma(pragma: string): unknown
   close(): void
 }

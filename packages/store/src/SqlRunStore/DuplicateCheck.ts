@@ -4,20 +4,28 @@ import { Effect, Option, type Scope } from "effect"
 import type { EventId } from "@usine/core/ids/EventId"
 import type { ClaimResult } from "../RunStore"
 import { BUSY_TIMEOUT_MS } from "../Sql"
+import { RECENT_CLAIMS, type RecentClaims } from "./RecentClaims"
 import { type RunRow, runOfStoredRow } from "./RunRow"
 import { SqliteDatabase } from "../SqliteDatabase"
 
 /** The Event's row joined with its Run (all columns null when it has none) and its ignore reason. */
-type RecordedRow = { readonly event_status: string; readonly ignored_reason: string | null } & (
+type RecordedRow = {
+  readonly event_id_of_row: string
+  readonly event_status: string
+  readonly ignored_reason: string | null
+} & (
   | RunRow
   | { readonly [K in keyof RunRow]: null }
 )
 
-const FINAL_OUTCOME_SQL = `SELECT e.status AS event_status, i.reason AS ignored_reason, r.*
+const RECORDED_SQL = `SELECT e.rowid AS rowid_of_row, e.id AS event_id_of_row, e.status AS event_status, i.reason AS ignored_reason, r.*
   FROM usine_events e
   LEFT JOIN usine_runs r ON r.event_id = e.id
-  LEFT JOIN usine_ignored_events i ON i.event_id = e.id
-  WHERE e.id = ?`
+  LEFT JOIN usine_ignored_events i ON i.event_id = e.id`
+const FINAL_OUTCOME_SQL = `${RECORDED_SQL} WHERE e.id = ?`
+/** The newest Events whose answer is final, oldest of them first: what `recent` starts with. */
+const NEWEST_FINAL_SQL = `SELECT * FROM (${RECORDED_SQL} WHERE e.status IN ('claimed', 'ignored')
+  ORDER BY e.rowid DESC LIMIT ?) ORDER BY rowid_of_row`
 
 /**
  * What `recordAndClaim` answers for an Event already recorded, when that answer can never change: Claimed with its
@@ -35,23 +43,44 @@ export const finalOutcomeOf = (eventId: EventId, row: RecordedRow | undefined): 
 }
 
 /**
- * A read-only look-up before the claim's write transaction. On a ledger file it reads through a second, query-only
- * connection with one prepared statement: in WAL mode that connection sees committed rows only, so an in-flight
- * claim can never be answered from. Elsewhere (`:memory:`, another client) it reads through the client, whose
- * semaphore waits for any open transaction. An Event not yet recorded, or whose outcome may still change, is none.
+ * A read-only look-up before the claim's write transaction, `recent` first (no SQL when it knows the Event, ADR
+ * 0080). On a ledger file it reads through a second, query-only connection with one prepared statement: in WAL mode
+ * that connection sees committed rows only, so an in-flight claim can never be answered from. Elsewhere (`:memory:`,
+ * another client) it reads through the client, whose semaphore waits for any open transaction. An Event not yet
+ * recorded, or whose outcome may still change, is none. `recent` starts with the ledger's newest final answers.
  */
 export const makeDuplicateCheck = (
-  sql: SqlClient.SqlClient
+  sql: SqlClient.SqlClient,
+  recent: RecentClaims
 ): Effect.Effect<(eventId: EventId) => Effect.Effect<Option.Option<ClaimResult>>, never, Scope.Scope> =>
   Effect.gen(function* () {
+    const remembered = (eventId: EventId, row: RecordedRow | undefined, readAt: number) => {
+      const answer = finalOutcomeOf(eventId, row)
+      if (Option.isSome(answer)) recent.remember(eventId, answer.value, readAt)
+      return answer
+    }
+    const rebuild = (rows: ReadonlyArray<RecordedRow>, readAt: number) => {
+      for (const row of rows) remembered(row.event_id_of_row as EventId, row, readAt)
+    }
+    const known = (eventId: EventId) => {
+      const answer = recent.get(eventId)
+      return answer === undefined ? Option.none() : Option.some(answer)
+    }
     const client = yield* Effect.serviceOption(SqliteClient)
     const filename = Option.getOrUndefined(Option.map(client, (c) => c.config.filename))
     if (filename === undefined || filename === "" || filename === ":memory:" || filename.startsWith("file:")) {
+      const readAt = recent.epoch()
+      rebuild(yield* Effect.orDie(sql.unsafe<RecordedRow>(NEWEST_FINAL_SQL, [RECENT_CLAIMS])), readAt)
       return (eventId: EventId) =>
-        sql.unsafe<RecordedRow>(FINAL_OUTCOME_SQL, [eventId]).pipe(
-          Effect.map((rows) => finalOutcomeOf(eventId, rows[0])),
-          Effect.orDie
-        )
+        Effect.suspend(() => {
+          const hit = known(eventId)
+          if (Option.isSome(hit)) return Effect.succeed(hit)
+          const readAt = recent.epoch()
+          return sql.unsafe<RecordedRow>(FINAL_OUTCOME_SQL, [eventId]).pipe(
+            Effect.map((rows) => remembered(eventId, rows[0], readAt)),
+            Effect.orDie
+          )
+        })
     }
     const reader = yield* Effect.acquireRelease(
       Effect.sync(() => {
@@ -62,7 +91,12 @@ export const makeDuplicateCheck = (
       }),
       (db) => Effect.sync(() => db.close())
     )
+    rebuild(reader.prepare(NEWEST_FINAL_SQL).all(RECENT_CLAIMS) as ReadonlyArray<RecordedRow>, recent.epoch())
     const statement = reader.prepare(FINAL_OUTCOME_SQL)
+    // The read and the remembering are one synchronous step: no write of this process can come between them.
     return (eventId: EventId) =>
-      Effect.sync(() => finalOutcomeOf(eventId, statement.get(eventId) as RecordedRow | undefined))
+      Effect.sync(() => {
+        const hit = known(eventId)
+        return Option.isSome(hit) ? hit : remembered(eventId, statement.get(eventId) as RecordedRow | undefined, recent.epoch())
+      })
   })

@@ -32,8 +32,11 @@ const toQueued = (event: StoredEvent): QueuedEvent => ({
   submission: event.submission
 })
 
-/** Reads and writes of `usine_events` and `usine_ignored_events`; SQL failures are defects. */
-export const makeEventQueries = (sql: SqlClient.SqlClient) => {
+/**
+ * Reads and writes of `usine_events` and `usine_ignored_events`; SQL failures are defects. `written` is told every
+ * Event whose row or ignore row is written, before the write.
+ */
+export const makeEventQueries = (sql: SqlClient.SqlClient, written: (eventId: string) => void = () => {}) => {
   const find = SqlSchema.findOne({
     Request: Schema.String,
     Result: StoredEvent,
@@ -61,7 +64,10 @@ export const makeEventQueries = (sql: SqlClient.SqlClient) => {
   })
 
   const setStatus = (eventId: EventId, status: EventStatus) =>
-    sql`UPDATE usine_events SET status = ${status} WHERE id = ${eventId}`.pipe(Effect.orDie)
+    Effect.suspend(() => {
+      written(eventId)
+      return sql`UPDATE usine_events SET status = ${status} WHERE id = ${eventId}`
+    }).pipe(Effect.orDie)
 
   return {
     /** Inserts the Event unless its dedup key is known; true when it is new. */
@@ -83,7 +89,10 @@ export const makeEventQueries = (sql: SqlClient.SqlClient) => {
     setStatus,
     /** Marks the Event ignored for good, keeping the first reason given. */
     ignore: (eventId: EventId, reason: string, now: number) =>
-      sql`INSERT OR IGNORE INTO usine_ignored_events (event_id, reason, at) VALUES (${eventId}, ${reason}, ${now})`.pipe(
+      Effect.suspend(() => {
+        written(eventId)
+        return sql`INSERT OR IGNORE INTO usine_ignored_events (event_id, reason, at) VALUES (${eventId}, ${reason}, ${now})`
+      }).pipe(
         Effect.orDie,
         Effect.zipRight(setStatus(eventId, "ignored"))
       ),

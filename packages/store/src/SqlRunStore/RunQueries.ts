@@ -38,8 +38,11 @@ const TransitionFromRow = Schema.transform(
 
 export type TransitionInput = Omit<Transition, "seq">
 
-/** Reads and writes of `usine_runs`, `usine_transitions` and `usine_approvals`; SQL failures are defects. */
-export const makeRunQueries = (sql: SqlClient.SqlClient) => {
+/**
+ * Reads and writes of `usine_runs`, `usine_transitions` and `usine_approvals`; SQL failures are defects. `written` is
+ * told the Event of every Run row written, before the write.
+ */
+export const makeRunQueries = (sql: SqlClient.SqlClient, written: (eventId: string) => void = () => {}) => {
   const byId = SqlSchema.findOne({
     Request: Schema.String,
     Result: RunFromRow,
@@ -106,12 +109,19 @@ export const makeRunQueries = (sql: SqlClient.SqlClient) => {
     ),
 
     // The store's own Runs, valid by construction: encoded without a Schema pass (`rowOfRun`).
-    insert: (run: Run) => Effect.orDie(sql`INSERT INTO usine_runs ${sql.insert(rowOfRun(run))}`),
+    insert: (run: Run) =>
+      Effect.suspend(() => {
+        written(run.eventId)
+        return Effect.orDie(sql`INSERT INTO usine_runs ${sql.insert(rowOfRun(run))}`)
+      }),
 
     /** Writes `run` over the row only if the row still has `expectedVersion`; false when it does not. */
     updateIfVersion: (run: Run, expectedVersion: number) =>
-      sql`UPDATE usine_runs SET ${sql.update(rowOfRun(run), ["id", "event_id"])}
-          WHERE id = ${run.id} AND version = ${expectedVersion} RETURNING id`.pipe(
+      Effect.suspend(() => {
+        written(run.eventId)
+        return sql`UPDATE usine_runs SET ${sql.update(rowOfRun(run), ["id", "event_id"])}
+          WHERE id = ${run.id} AND version = ${expectedVersion} RETURNING id`
+      }).pipe(
         Effect.map((rows) => rows.length === 1),
         Effect.orDie
       ),

@@ -1,22 +1,26 @@
 import { Clock, Effect, Option } from "effect"
 import type { Submission } from "@usine/core/event/Submission"
 import type { EventId } from "@usine/core/ids/EventId"
-import { type RunId, runIdOf } from "@usine/core/ids/RunId"
+import type { RunId } from "@usine/core/ids/RunId"
 import { claimRun } from "@usine/core/run/claimRun"
-import { Run } from "@usine/core/run/Run"
-import { Pending } from "@usine/core/run/state"
+import type { Run } from "@usine/core/run/Run"
 import type { Actor } from "@usine/core/run/Transition"
 import type { ClaimResult, CycleBudgetAsk } from "../RunStore"
 import { askIdOf } from "./BudgetQueries"
+import type { FastClaim } from "./fastClaim"
 import type { Ledger } from "./Ledger"
+import { pendingRunOf } from "./pendingRun"
+import { duplicateAnswer } from "./RecentClaims"
 
 /**
  * Steps 2 to 5 of the seed's claim, for an Event already recorded: `recordAndClaim` and `claimQueued`.
- * `duplicateOf` answers a known Event whose outcome is final before any transaction (ADR 0045).
+ * `duplicateOf` answers a known Event whose outcome is final before any transaction (ADR 0045); `fast`, on the
+ * client's own connection, makes the common claim in plain prepared calls (ADR 0080).
  */
 export const makeClaim = (
   ledger: Ledger,
-  duplicateOf: (eventId: EventId) => Effect.Effect<Option.Option<ClaimResult>>
+  duplicateOf: (eventId: EventId) => Effect.Effect<Option.Option<ClaimResult>>,
+  fast: Option.Option<FastClaim>
 ) => {
   const { budgets, events, runs, writer } = ledger
 
@@ -100,27 +104,8 @@ export const makeClaim = (
         yield* events.setStatus(eventId, "blocked")
         return { _tag: "CycleBlocked", ask: blockedBy.value, superseded } as const
       }
-      // Valid by construction: typed fields of a decoded Submission; the constructor's validation costs ~100 µs.
       const run = yield* writer.open(
-        new Run({
-          id: runIdOf(eventId),
-          eventId,
-          loop: submission.loop,
-          itemKey: submission.itemKey,
-          repository: submission.repository,
-          ...(submission.number === undefined ? {} : { number: submission.number }),
-          generation,
-          state: new Pending(),
-          version: 1,
-          task: submission.task,
-          agent: submission.agent,
-          ...(submission.model === undefined ? {} : { model: submission.model }),
-          approvalRequired: submission.approvalRequired,
-          ...(submission.headSha === undefined ? {} : { headSha: submission.headSha }),
-          receivedAt: submission.receivedAt,
-          createdAt: now,
-          updatedAt: now
-        }, true),
+        pendingRunOf(submission, generation, now),
         { actor, reason: `opened for Event ${eventId}` }
       )
       yield* events.setStatus(eventId, "claimed")
@@ -133,19 +118,36 @@ export const makeClaim = (
       Effect.gen(function* () {
         // The insert comes first so the transaction holds SQLite's write lock before it reads anything.
         const fresh = yield* events.insert(submission, yield* Clock.currentTimeMillis)
-        return yield* claimRecorded(submission, "trigger", fresh)
+        const result = yield* claimRecorded(submission, "trigger", fresh)
+        // Final answers, kept once this transaction has committed (`Ledger.transaction`).
+        if (result._tag === "Claimed") ledger.recent.rememberAtCommit(submission.eventId, duplicateAnswer(result.run))
+        if (result._tag === "Ignored") ledger.recent.rememberAtCommit(submission.eventId, result)
+        return result
       })
     )
   })
 
+  const general = (submission: Submission): Effect.Effect<ClaimResult> =>
+    Effect.flatMap(
+      duplicateOf(submission.eventId),
+      Option.match({ onNone: () => claimInTransaction(submission), onSome: Effect.succeed })
+    )
+
   return {
     // A duplicate whose outcome is final is answered without writing; a race lost to a concurrent writer between
-    // the look-up and the transaction is the transaction's to settle, as before.
+    // the look-up and the transaction is the transaction's to settle, as before. With the client's connection, an
+    // Event `recent` does not know goes to the common claim first, whose insert tells a new Event from a known one
+    // (ADR 0080); whatever it does not settle goes the general way.
     recordAndClaim: (submission: Submission): Effect.Effect<ClaimResult> =>
-      Effect.flatMap(
-        duplicateOf(submission.eventId),
-        Option.match({ onNone: () => claimInTransaction(submission), onSome: Effect.succeed })
-      ),
+      Option.match(fast, {
+        onNone: () => general(submission),
+        onSome: (claim) =>
+          Effect.suspend(() => {
+            const known = ledger.recent.get(submission.eventId)
+            if (known !== undefined) return Effect.succeed(known)
+            return Effect.flatMap(claim(submission), Option.match({ onNone: () => general(submission), onSome: Effect.succeed }))
+          })
+      }),
     claimQueued: Effect.fn("RunStore.claimQueued")(function* (eventId: EventId) {
       return yield* ledger.transaction(
         Effect.gen(function* () {

@@ -1,0 +1,104 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import { SqlError } from "@effect/sql/SqlError"
+import { createRequire } from "node:module"
+import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import type { LedgerWrites } from "./LedgerWrites"
+import { isBusy, retryWhileBusy } from "./retryWhileBusy"
+
+/** The pause before the second try of a transaction that found the ledger busy: the schedule's first delay. */
+const BUSY_FIRST_PAUSE = Duration.millis(25)
+
+/** A prepared better-sqlite3 statement: what the claim's fast path uses of it. */
+export interface PreparedStatement {
+  run(...params: ReadonlyArray<unknown>): { readonly changes: number }
+  get(...params: ReadonlyArray<unknown>): unknown
+}
+
+/** The better-sqlite3 connection behind the ledger's client. */
+export interface RawConnection {
+  readonly name: string
+  readonly inTransaction: boolean
+  prepare(sql: string): PreparedStatement
+}
+
+export interface LedgerConnectionShape {
+  /** Prepares a statement on the client's own connection; run it only inside `transact`. */
+  readonly prepare: (sql: string) => PreparedStatement
+  /**
+   * Runs `body` synchronously between BEGIN IMMEDIATE and COMMIT on the client's connection, holding the client's
+   * connection (its semaphore) throughout; `body` answering none rolls back. Retried while `SQLITE_BUSY` and timed
+   * for `LedgerWrites`, as the client's own transactions are. Inside a client transaction it is none at once.
+   */
+  readonly transact: <A>(body: () => Option.Option<A>) => Effect.Effect<Option.Option<A>>
+}
+
+/** The ledger client's own connection, for plain prepared calls in one transaction (ADR 0080); none without it. */
+export class LedgerConnection extends Context.Tag("usine/LedgerConnection")<
+  LedgerConnection,
+  Option.Option<LedgerConnectionShape>
+>() {}
+
+type Pragma = (this: RawConnection, source: string, options?: unknown) => unknown
+const Database = createRequire(import.meta.url)("better-sqlite3") as { prototype: { pragma: Pragma } }
+
+/**
+ * Builds `layer` (the SQLite client on `filename`) and finds the connection it opened: @effect/sql-sqlite-node keeps
+ * it private, and the first thing the client does with it is `journal_mode = WAL`. The watch lasts the build only.
+ */
+export const buildCapturing = <ROut, E>(filename: string, layer: Layer.Layer<ROut, E>) =>
+  Effect.suspend(() => {
+    const proto = Database.prototype
+    const original = proto.pragma
+    let connection = Option.none<RawConnection>()
+    proto.pragma = function (this: RawConnection, source: string, options?: unknown) {
+      if (Option.isNone(connection) && this.name === filename && /^journal_mode/i.test(source)) connection = Option.some(this)
+      return original.call(this, source, options)
+    }
+    return Layer.build(layer).pipe(
+      Effect.map((context) => ({ context, connection })),
+      Effect.ensuring(Effect.sync(() => {
+        proto.pragma = original
+      }))
+    )
+  })
+
+/** `transact` over `db`, the connection behind `sql` (not the ledger's wrapper: it reserves the bare client). */
+export const makeLedgerConnection = (
+  db: RawConnection,
+  sql: SqlClient.SqlClient,
+  writes: LedgerWrites["Type"]
+): LedgerConnectionShape => {
+  const begin = db.prepare("BEGIN IMMEDIATE")
+  const commit = db.prepare("COMMIT")
+  const rollback = db.prepare("ROLLBACK")
+  const once = <A>(body: () => Option.Option<A>) =>
+    Effect.scoped(Effect.flatMap(sql.reserve, () =>
+      Effect.flatMap(Clock.clockWith(Effect.succeed), (clock) =>
+        Effect.try({
+          try: () => {
+            const start = clock.unsafeCurrentTimeNanos()
+            try {
+              begin.run()
+              const result = body()
+              ;(Option.isSome(result) ? commit : rollback).run()
+              return result
+            } catch (error) {
+              if (db.inTransaction) rollback.run()
+              throw error
+            } finally {
+              writes.observe(Number(clock.unsafeCurrentTimeNanos() - start) / 1e9)
+            }
+          },
+          catch: (cause) => new SqlError({ cause, message: "Failed to run the ledger transaction" })
+        }))
+    ))
+  return {
+    prepare: (source) => db.prepare(source),
+    transact: <A>(body: () => Option.Option<A>) =>
+      Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (outer) =>
+        Option.isSome(outer)
+          ? Effect.succeed(Option.none<A>())
+          // The retry's machinery is built only once SQLite has answered busy: the common claim never needs it.
+          : Effect.orDie(Effect.catchIf(once(body), isBusy, () => retryWhileBusy(Effect.delay(once(body), BUSY_FIRST_PAUSE)))))
+  }
+}
