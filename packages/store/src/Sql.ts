@@ -19,6 +19,7 @@ import notifications0008 from "./migrations/0008_notifications"
 import writeBack0011 from "./migrations/0011_write_back"
 import writeBackCanceled0012 from "./migrations/0012_write_back_canceled_and_notes"
 import pullRequestGate0010 from "./migrations/0010_pull_request_gate"
+import dropRedundantRunIndex0013 from "./migrations/0013_drop_redundant_run_index"
 
 /** Numbered migrations; never edit one that has shipped, add the next number. */
 export const migrations = Migrator.fromRecord({
@@ -32,7 +33,8 @@ export const migrations = Migrator.fromRecord({
   "0008_notifications": notifications0008,
   "0010_pull_request_gate": pullRequestGate0010,
   "0011_write_back": writeBack0011,
-  "0012_write_back_canceled_and_notes": writeBackCanceled0012
+  "0012_write_back_canceled_and_notes": writeBackCanceled0012,
+  "0013_drop_redundant_run_index": dropRedundantRunIndex0013
 })
 
 /** How long a statement waits for another connection's write lock before failing. */

@@ -33,7 +33,8 @@ describe("migration 0010 (the pull-request gate)", () => {
       yield* sql`UPDATE usine_runs SET state = 'Reviewing' WHERE id = 'r1'`
       yield* sql`UPDATE usine_attempts SET patch = '+x', patch_cut = 0 WHERE id = 'r1/main/1'`
       const indexes = yield* sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'usine_runs' AND sql IS NOT NULL ORDER BY name`
-      assert.includeMembers(indexes.map((i) => i.name), ["usine_runs_one_open", "usine_runs_failed_updated", "usine_runs_state"])
+      assert.includeMembers(indexes.map((i) => i.name), ["usine_runs_one_open", "usine_runs_failed_updated", "usine_runs_state_received"])
+      assert.notInclude(indexes.map((i) => i.name), "usine_runs_state", "dropped by 0013: a prefix of usine_runs_state_received")
       // A Reviewing Run is open: a second open Run of the same Loop and Item is refused by the ledger itself.
       yield* sql.unsafe(`INSERT INTO usine_events (id, loop, item_key, repository, number, generation, submission_json, received_at, recorded_at, status)
         VALUES ('e2', 'fix', 'k1', 'o/r', 1, 0, '{}', 2, 2, 'claimed')`)
