@@ -86,4 +86,28 @@ tr.patch-note td { color: var(--muted); }
   table:not(.patch) { display: block; overflow-x: auto; }
   .review-actions button, .card button { min-height: 2.6rem; }
 }
+/* Transcript (issue 21): tool calls as their command or edit, output folded; Markdown; authors; verdicts. */
+.tool-head { margin: .2rem 0 0; font-size: .85rem; } .tool-name { font-weight: 600; } .duration { color: var(--muted); }
+pre.tool-command, pre.tool-args, pre.tool-edit { background: var(--panel-2); padding: .25rem .4rem; border-radius: 4px; font-family: ui-monospace, monospace; }
+pre.scroll { max-height: 24rem; overflow: auto; }
+ol.tool-results { list-style: none; padding-left: 1rem; margin: 0; } ol.tool-results:empty { display: none; }
+.row .fold > summary { cursor: pointer; font-size: .85rem; color: var(--muted); }
+.row.failed > .fold > summary, .row.failed > .tool-head { color: var(--red); }
+.markdown { font-size: .95rem; } .markdown p, .markdown ul, .markdown ol { margin: .3rem 0; }
+.markdown pre { background: var(--panel-2); padding: .3rem .5rem; overflow-x: auto; white-space: pre; }
+.markdown code { font-family: ui-monospace, monospace; font-size: .85rem; } .markdown table { width: auto; }
+.markdown h1, .markdown h2, .markdown h3, .markdown h4, .markdown h5, .markdown h6 { font-size: 1rem; margin: .4rem 0 .2rem; }
+.author { font-size: .75rem; font-weight: 700; text-transform: uppercase; letter-spacing: .03em; color: var(--blue); margin-right: .4rem; }
+.verdict { font-weight: 700; } .verdict.pass { color: var(--green); } .verdict.fail { color: var(--red); }
+/* The Run's Attempt strip and the Runs chart's colours, from the theme's variables. */
+.strip { margin: .3rem 0 .6rem; } .strip svg { width: 100%; display: block; }
+.strip rect.bar { fill: var(--panel-2); stroke: var(--c); stroke-width: 2; vector-effect: non-scaling-stroke; }
+.strip rect.phase { fill: var(--c); }
+.strip-text { list-style: none; padding: 0; margin: .2rem 0; font-size: .85rem; }
+.swatch { display: inline-block; width: .7rem; height: .7rem; border-radius: 2px; margin-right: .25rem; vertical-align: middle; background: var(--c); }
+.bar.Succeeded, .run-Succeeded { --c: var(--green); } .bar.Failed, .run-Failed { --c: var(--red); }
+.bar.Canceled, .run-Canceled { --c: var(--muted); } .bar.Open, .run-Running { --c: var(--blue); }
+.run-Waiting { --c: var(--amber); } .run-Pending { --c: #6b7280; } .run-Queued { --c: #7e22ce; } .run-Reviewing { --c: #be185d; }
+.phase.setup { --c: var(--muted); } .phase.agent { --c: var(--blue); } .phase.verify { --c: var(--amber); } .phase.harvest { --c: var(--green); }
+.table-scroll { overflow-x: auto; max-width: 100%; }
 `
