@@ -100,5 +100,7 @@ describe("Board pictures: the Run's Attempt strip and Runs by state over days", 
       ["harvest", 25_000, 30_000]
     ])
     assert.deepStrictEqual(attemptPhases(0, 30_000, rows.filter((r) => r.kind === "assistant")), [], "no turn rows, no phases")
+    const unverified = attemptPhases(0, 30_000, rows.filter((r) => r.kind !== "verify").slice(0, 4))
+    assert.deepStrictEqual(unverified.map((p) => p.name), ["setup", "agent", "harvest"], "without verify commands the turn's end is harvest")
   })
 })

@@ -8,6 +8,7 @@ import { BoardWorld, boardWorldWith, type WorldConfig } from "./support/BoardWor
 import { chromiumMissing } from "./support/scopedBrowser"
 import { markDocument, stillSameDocument } from "./support/sameDocument"
 import { noProblems, scopedPage } from "./support/scopedPage"
+import { screenshot } from "./support/screenshot"
 import { step } from "./support/step"
 
 const AGENT_FILE = "claude-tools.mjs"
@@ -139,6 +140,7 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
           yield* step(() => page.emulateMedia({ colorScheme: scheme }))
           for (const path of [`runs/${runId}`, "runs"]) {
             yield* step(() => page.goto(`${url}${path}`))
+            yield* screenshot(page, `transcript-${scheme}-${path === "runs" ? "runs" : "run"}`)
             const result = yield* step(() => new AxeBuilder({ page }).analyze())
             for (const v of result.violations) {
               if (v.impact === "serious" || v.impact === "critical") found.push(`${scheme} /${path}: ${v.id} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)
@@ -149,6 +151,7 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
         yield* step(() => page.setViewportSize({ width: 390, height: 844 }))
         for (const path of [`runs/${runId}`, "runs"]) {
           yield* step(() => page.goto(`${url}${path}`))
+          yield* screenshot(page, `transcript-phone-${path === "runs" ? "runs" : "run"}`)
           const wide = yield* step(() => page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
           assert.strictEqual(wide, 0, `/${path} scrolls sideways at 390 px`)
         }

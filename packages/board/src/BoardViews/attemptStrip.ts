@@ -23,15 +23,22 @@ const TURN_ENDED = /^agent turn \d+ (?!started)/
 
 /**
  * The phases of an Attempt from the rows the executor writes for its journal (journalRows): a turn's start begins
- * the agent's phase, its end begins verification, and the last verification row of a round begins harvest, which
- * lasts until the Attempt ends. Without turn rows (a command harness) the phases are unknown: none.
+ * the agent's phase, its end begins verification (harvest when no verification row follows), and the last
+ * verification row of a round begins harvest, which lasts until the Attempt ends or the next turn starts. Without turn rows (a command harness) the phases are unknown: none.
  */
 export const attemptPhases = (startedAt: number, end: number, lines: ReadonlyArray<TranscriptLine>): ReadonlyArray<AttemptPhase> => {
   const marks: Array<{ readonly name: AttemptPhase["name"]; readonly at: number }> = [{ name: "setup", at: startedAt }]
+  const started = (line: TranscriptLine | undefined) => line?.kind === "system" && TURN_STARTED.test(line.text)
+  /** Whether a verification row follows before the next turn: without `verify` commands the turn's end is harvest. */
+  const verifiedAfter = (i: number) => {
+    for (let j = i + 1; j < lines.length && !started(lines[j]); j++) if (lines[j]?.kind === "verify") return true
+    return false
+  }
   lines.forEach((line, i) => {
-    if (line.kind === "system" && TURN_STARTED.test(line.text)) marks.push({ name: "agent", at: line.at })
-    else if ((line.kind === "system" || line.kind === "error") && TURN_ENDED.test(line.text)) marks.push({ name: "verify", at: line.at })
-    else if (line.kind === "verify" && lines[i + 1]?.kind !== "verify") marks.push({ name: "harvest", at: line.at })
+    if (started(line)) marks.push({ name: "agent", at: line.at })
+    else if ((line.kind === "system" || line.kind === "error") && TURN_ENDED.test(line.text)) {
+      marks.push({ name: verifiedAfter(i) ? "verify" : "harvest", at: line.at })
+    } else if (line.kind === "verify" && lines[i + 1]?.kind !== "verify") marks.push({ name: "harvest", at: line.at })
   })
   if (!marks.some((m) => m.name === "agent")) return []
   const phases: Array<AttemptPhase> = []

@@ -20,7 +20,7 @@ export const RunsChart: FC<{ days: ReadonlyArray<DayCounts> }> = ({ days }) => {
         <text class="tick" x={CHART.left - 4} y={CHART.top + 4} text-anchor="end">{String(max)}</text>
         <text class="tick" x={CHART.left - 4} y={CHART.height - CHART.bottom} text-anchor="end">0</text>
         {days.map((d, i) => (i % 2 === days.length % 2 ? null : (
-          <text class="tick" x={pointAt(i, days.length, 0, max).x} y={CHART.height - 8} text-anchor="middle">{d.day.slice(5)}</text>
+          <text class="tick" x={pointAt(i, days.length, 0, max).x} y={CHART.height - 8} text-anchor={i === days.length - 1 ? "end" : "middle"}>{d.day.slice(5)}</text>
         )))}
         {states.map((state) => {
           const points = days.map((d, i) => ({ day: d.day, value: d.counts[state], ...pointAt(i, days.length, d.counts[state], max) }))
