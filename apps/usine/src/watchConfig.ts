@@ -24,6 +24,7 @@ export const reloadable = (
     ["ledger", running.ledger !== next.ledger],
     ["github", running.github.apiUrl !== next.github.apiUrl || running.github.tokenFile !== next.github.tokenFile ||
       secret(running.github.token) !== secret(next.github.token) ||
+      JSON.stringify(running.github.app) !== JSON.stringify(next.github.app) ||
       secret(running.github.webhookSecret) !== secret(next.github.webhookSecret)],
     ["board.listen", running.board.listen.host !== next.board.listen.host || running.board.listen.port !== next.board.listen.port],
     ["board.token", secret(running.board.token) !== secret(next.board.token)],

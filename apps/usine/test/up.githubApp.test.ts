@@ -1,9 +1,10 @@
 import { generateKeyPairSync } from "node:crypto"
-import { writeFileSync } from "node:fs"
+import { chmodSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { loop, REPOSITORY } from "./support/daemonConfig"
+import { daemonConfig, loop, REPOSITORY } from "./support/daemonConfig"
+import { startUsine } from "./support/UsineProcess"
 import { upIn, upWorld } from "./support/upWorld"
 
 /** Installation tokens live this long on the emulator: the Run below lasts several of them. */
@@ -59,4 +60,49 @@ describe("usine up as a GitHub App", () => {
       assert.notInclude(usine.stdout() + usine.stderr(), "BEGIN PRIVATE KEY")
       assert.notMatch(usine.stdout() + usine.stderr(), /ghs_sim[0-9a-f]{8}/)
     }), { timeout: 180_000 })
+
+  it.scopedLive("doctor checks the App, its installation token and the probes; check and up refuse a token beside it, a readable key, a wrong key", () =>
+    Effect.gen(function* () {
+      const world = yield* upWorld
+      const { sim, dir } = world
+      const { publicKey, privateKey } = appKeys()
+      const app = yield* Effect.promise(() => sim.control.createApp({ slug: "usine-app", publicKey, account: "acme", repositories: [REPOSITORY] }))
+      const key = join(dir, "app.pem")
+      writeFileSync(key, privateKey, { mode: 0o600 })
+      const yaml = daemonConfig({ apiUrl: sim.url, token: world.token, boardPort: world.port, workspaces: join(dir, "workspaces"), loops: [loop("fix", "ready-for-agent")] })
+      const asApp = yaml.replace(`  token: ${world.token}\n`, `  app: {id: ${app.appId}, private_key_file: app.pem, installation_id: ${app.installationId}}\n`)
+      const run = (text: string, args: ReadonlyArray<string>) =>
+        Effect.gen(function* () {
+          writeFileSync(join(dir, "usine.yaml"), text)
+          const usine = yield* startUsine(dir, [...args])
+          const code = yield* usine.exit("90 seconds")
+          return { code, out: usine.stdout() + usine.stderr() }
+        })
+
+      const doctor = yield* run(asApp, ["doctor"])
+      assert.strictEqual(doctor.code, 0, doctor.out)
+      for (const expected of [
+        `✓ token: GitHub App ${app.appId}, its private key readable by its owner only`,
+        `accepts the App ${app.appId}'s installation token (acting as usine-app[bot])`,
+        "✓ clock: within",
+        "✓ acme/widgets: the token can read it and write issues, contents and pull requests (probed, nothing changed)"
+      ])
+        assert.include(doctor.out, expected)
+      assert.notInclude(doctor.out, "PRIVATE KEY")
+
+      const both = yield* run(asApp.replace("github:\n", `github:\n  token: ${world.token}\n`), ["check"])
+      assert.notStrictEqual(both.code, 0)
+      assert.include(both.out, "github.app and github.token are both set")
+
+      chmodSync(key, 0o644)
+      const readable = yield* run(asApp, ["up"])
+      assert.notStrictEqual(readable.code, 0)
+      assert.match(readable.out, /github\.app\.private_key_file \S+app\.pem has mode 644; make it readable by its owner only/)
+
+      writeFileSync(key, appKeys().privateKey, { mode: 0o600 })
+      chmodSync(key, 0o600)
+      const wrong = yield* run(asApp, ["up"])
+      assert.notStrictEqual(wrong.code, 0)
+      assert.include(wrong.out, `GitHub App ${app.appId} could not authenticate`)
+    }), { timeout: 240_000 })
 })
