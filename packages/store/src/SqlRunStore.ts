@@ -1,4 +1,4 @@
-import { Clock, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
@@ -9,6 +9,7 @@ import { makeClaim } from "./SqlRunStore/claim"
 import { makeDuplicateCheck } from "./SqlRunStore/DuplicateCheck"
 import { makeFastClaim } from "./SqlRunStore/fastClaim"
 import { makeItemActions } from "./SqlRunStore/itemActions"
+import { makeLoopPauses } from "./SqlRunStore/loopPauses"
 import { makeLedger } from "./SqlRunStore/Ledger"
 import { makeOperatorActions } from "./SqlRunStore/operatorActions"
 import { makeReview } from "./SqlRunStore/review"
@@ -34,15 +35,7 @@ export const make = Effect.gen(function* () {
     generation: (itemKey: ItemKey) => Effect.map(budgets.budget(itemKey), (budget) => budget.generation),
     takeResetPending: (repository: string) => budgets.takeResetPending(repository),
     asks: budgets.asks,
-    setPaused: Effect.fn("RunStore.setPaused")(function* (loop: string, paused: boolean) {
-      const now = yield* Clock.currentTimeMillis
-      yield* sql`INSERT INTO usine_loop_runtime (loop, paused, updated_at) VALUES (${loop}, ${paused ? 1 : 0}, ${now})
-          ON CONFLICT (loop) DO UPDATE SET paused = excluded.paused, updated_at = excluded.updated_at`.pipe(Effect.orDie)
-    }),
-    pausedLoops: sql<{ loop: string }>`SELECT loop FROM usine_loop_runtime WHERE paused = 1`.pipe(
-      Effect.map((rows): ReadonlySet<string> => new Set(rows.map((row) => row.loop))),
-      Effect.orDie
-    ),
+    ...makeLoopPauses(sql),
     getRun: (runId: RunId) => ledger.loadRun(runId),
     openRuns: runs.open,
     awaitingApproval: runs.awaitingApproval,
