@@ -54,6 +54,18 @@ describe("TranscriptLines", () => {
     assert.include(rowHtml(html, first.seq), 'class="row tool_result failed"')
   })
 
+  it("takes a Codex patch's call as done once a row follows it: a failure right after is its result, never a later call's", async () => {
+    const applied = line("tool_call", "update src/a.js", 0, "apply_patch")
+    const said = line("assistant", "now the test", 5)
+    const refused = line("tool_call", "add test/a.test.js", 10, "apply_patch")
+    const failed = line("tool_result", "patch failed", 12, "apply_patch")
+    const html = await render([applied, said, refused, failed])
+    assert.notInclude(rowHtml(html, applied.seq), "data-pending", "a patch that applied has no result and waits for none")
+    assert.notInclude(rowHtml(html, applied.seq), "patch failed")
+    assert.include(rowHtml(html, refused.seq), `data-seq="${failed.seq}"`)
+    assert.deepStrictEqual(texts(html, "tool-path"), ["update src/a.js", "add test/a.test.js"])
+  })
+
   it("shows a write and an edit as the file's path and a short diff-like body", async () => {
     const write = line("tool_call", JSON.stringify({ path: "src/slug.js", content: "export const a = 1\nexport const b = 2\n" }), 0, "write")
     const edit = line("tool_call", JSON.stringify({ file_path: "README.md", old_string: "old line", new_string: "new line" }), 0, "Edit")

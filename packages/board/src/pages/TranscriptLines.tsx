@@ -46,10 +46,10 @@ const ResultRow: FC<Row> = ({ line }) => {
 }
 
 /** A tool call as its command or its edit; the result, once paired, sits in its list with the call's duration. */
-const CallRow: FC<Row & { result?: TranscriptLine | undefined }> = ({ line, result }) => {
+const CallRow: FC<Row & { result?: TranscriptLine | undefined; settled?: boolean | undefined }> = ({ line, result, settled }) => {
   const view = toolCallView(line.tool, line.text)
   return (
-    <RowItem line={line} pending={result === undefined}>
+    <RowItem line={line} pending={result === undefined && settled !== true}>
       <p class="tool-head">
         <span class="tool-name">{line.tool ?? "tool"}</span>
         {view._tag === "Edit" ? <>{` ${view.verb} `}<code data-testid="tool-path">{view.path}</code></> : null}{" "}
@@ -126,7 +126,7 @@ export const transcriptRowHtml = async (line: TranscriptLine): Promise<string> =
 export const TranscriptLines: FC<{ lines: ReadonlyArray<TranscriptLine> }> = ({ lines }) => (
   <ol class="transcript">
     {transcriptItems(lines).map((item) =>
-      item._tag === "Call" ? <CallRow line={item.call} result={item.result} /> : <SingleRow line={item.line} />
+      item._tag === "Call" ? <CallRow line={item.call} result={item.result} settled={item.settled} /> : <SingleRow line={item.line} />
     )}
   </ol>
 )

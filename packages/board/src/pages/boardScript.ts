@@ -59,6 +59,8 @@ export const boardScript = `(() => {
     const call = row.dataset.kind === "tool_result"
       ? [...list.querySelectorAll(":scope > li[data-pending]")].find((li) => tool === undefined || li.dataset.tool === tool)
       : undefined;
+    // A one-shot call (transcriptItems' ONE_SHOT: apply_patch) is done once any row follows it.
+    list.querySelectorAll(':scope > li[data-pending][data-tool="apply_patch"]').forEach((li) => li.removeAttribute("data-pending"));
     if (!call) { list.append(row); return; }
     call.removeAttribute("data-pending");
     call.querySelector(":scope > ol.tool-results")?.append(row);
