@@ -184,12 +184,19 @@ const program = Effect.gen(function*() {
       met: last.duplicatesPerCore >= 100_000
     },
     ...results.map((r) => ({
-      name: `claims within 3x of bare at ${n(r.events)}`,
-      target: "<= 3x",
-      measured: `${(r.claimCpuUs / r.bareClaimCpuUs).toFixed(1)}x CPU (${(r.bareClaims / r.claims).toFixed(1)}x wall)`,
-      met: r.claimCpuUs / r.bareClaimCpuUs <= 3
+      name: `claims within 2x of bare at ${n(r.events)}`,
+      target: "<= 2.0x",
+      measured: `${(r.claimCpuUs / r.bareClaimCpuUs).toFixed(2)}x CPU (${(r.bareClaims / r.claims).toFixed(1)}x wall)`,
+      met: r.claimCpuUs / r.bareClaimCpuUs <= 2
     }))
   ]
+  // Both judged figures of each ledger size on one line each, measured in the same run (issue 23).
+  for (const r of results) {
+    process.stderr.write(
+      `ledger ${n(r.events)} Events: store/bare CPU ${(r.claimCpuUs / r.bareClaimCpuUs).toFixed(2)} (target <= 2.0), ` +
+        `duplicates ${n(r.duplicatesPerCore)}/s per core (target >= 100,000)\n`
+    )
+  }
   emitReport({
     bench: "ledger",
     tables: [
@@ -199,17 +206,18 @@ const program = Effect.gen(function*() {
         rows: results.map((r) => [r.events, r.mb, r.seedS, r.claims, r.claimsPerCore, r.claimCpuUs, r.bareClaims, r.bareClaimsPerCore, r.bareClaimCpuUs, r.claimCpuUs / r.bareClaimCpuUs, r.batchedClaims, r.batchedPerCore])
       },
       {
-        title: "Duplicate replay (same content again: recordAndClaim answers Claimed, the existing Run)",
+        title: "Duplicate replay (same content again: recordAndClaim answers Claimed, the existing Run, from RecentClaims)",
         columns: ["Events in ledger", "store duplicates/s", "per core", "store CPU µs", "bare duplicates/s", "bare lookups/s"],
         rows: results.map((r) => [r.events, r.duplicates, r.duplicatesPerCore, r.duplicateCpuUs, r.bareDuplicates, r.lookups])
       }
     ],
     targets,
     notes: [
+      `both sides are warmed up first with ${WARMUP} claims each on pairs of their own; the store's common claim is one transaction of plain prepared calls (ADR 0080)`,
       "per core = operations per second of process CPU time (user + system): what one free core would do; wall figures include waiting for the other processes on the machine",
       "bare = better-sqlite3 prepared statements writing the same rows (Event as claimed, Pending Run, its transition), one transaction per Event, same PRAGMAs (WAL, synchronous NORMAL, foreign keys)",
       `bare ${BATCH}/tx = the same rows, ${BATCH} Events to a transaction`,
-      `store duplicates = recordAndClaim of the ${PER_SIDE} claimed Submissions again, ${DUPLICATE_PASSES} times over, built beforehand (no contentHash in the timed part): the read-only duplicate check answers them (ADR 0045)`,
+      `store duplicates = recordAndClaim of the ${PER_SIDE} claimed Submissions again, ${DUPLICATE_PASSES} times over, built beforehand (no contentHash in the timed part): RecentClaims answers them with no SQL (ADR 0080); a key it does not hold goes to the read-only duplicate check (ADR 0045)`,
       "bare duplicates = INSERT OR IGNORE of a known Event in its own transaction; bare lookups = SELECT 1 FROM usine_events WHERE id = ? without a transaction",
       `each seeded Event has a closed Run (one in twenty Failed, the rest Succeeded), three transitions and one Attempt; every ledger also holds ${OPEN_MIX.waiting + OPEN_MIX.queued + OPEN_MIX.running} open Runs`,
       `contentHash alone: ${n(hashes)} payloads/s (a 2 KB issue payload)`,

@@ -3,6 +3,9 @@ import { runIdOf } from "@usine/core/ids/RunId"
 import { Run } from "@usine/core/run/Run"
 import { Pending } from "@usine/core/run/state"
 
+/** Every opened Run starts in the same state value: an empty tagged class, immutable. */
+const PENDING = new Pending()
+
 /**
  * The Pending Run a claim opens for `submission` in `generation`. Valid by construction (typed fields of a decoded
  * Submission), so the constructor's validation (~100 µs) is skipped.
@@ -16,7 +19,7 @@ export const pendingRunOf = (submission: Submission, generation: number, now: nu
     repository: submission.repository,
     ...(submission.number === undefined ? {} : { number: submission.number }),
     generation,
-    state: new Pending(),
+    state: PENDING,
     version: 1,
     task: submission.task,
     agent: submission.agent,
