@@ -137,6 +137,20 @@ describe("Board views", () => {
     assert.deepStrictEqual(view.columns.map((c) => [c.name, c.cards.map((card) => card.number)]), [["Ready", [1, 2]], ["Review", []]])
   })
 
+  it("gives a card's pull request the CI counts polling stored with that pull request, and none it did not poll", () => {
+    const checks = { total: 3, passed: 1, failed: 1, pending: 1 }
+    const issue = (number: number, pullRequest: number) => ({
+      itemKey: `k${number}` as never, repository: "A/b", number, kind: "issue" as const, title: "", state: "open", url: "",
+      labels: ["ready"], observedAt: 0, openRuns: [],
+      latestRun: { id: `r${number}`, loop: "fix", state: "Succeeded", since: 0, pullRequest: { url: `https://github.test/a/b/pull/${pullRequest}`, number: pullRequest } }
+    })
+    const pull = { itemKey: "p9" as never, repository: "a/b", number: 9, kind: "pull_request" as const, title: "", state: "open", url: "", labels: [], observedAt: 0, openRuns: [], checks }
+    const view = boardView([{ name: "Ready", label: "ready" }], [issue(1, 9), issue(2, 10), pull])
+    const cards = view.columns[0]?.cards ?? []
+    assert.deepStrictEqual(cards.map((c) => [c.number, c.latestRun?.pullRequest?.checks]), [[1, checks], [2, undefined]])
+    assert.isFalse("checks" in (cards[1]?.latestRun?.pullRequest ?? {}), "no key at all in the JSON twin")
+  })
+
   it("lists at most REFUSED_SHOWN refused triggers and counts the rest from every Loop's total", () => {
     const refusal = (number: number) => ({
       eventId: EventId(`trust-refused:e${number}`), loop: "build", itemKey: itemKeyOf("a/b", number), repository: "a/b", number,

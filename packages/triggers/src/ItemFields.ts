@@ -1,4 +1,5 @@
-import { type ChecksFields, checksOf, type FeedbackNode, type ReviewThreadFields, reviewThreadsOf } from "./PullFeedback"
+import type { ChecksFields } from "@usine/core/checks/checksOfContexts"
+import { checksOf, type FeedbackNode, type ReviewThreadFields, reviewThreadsOf } from "./PullFeedback"
 
 /** A comment or review as `if:` and the prompt see it. */
 export interface ContextComment {

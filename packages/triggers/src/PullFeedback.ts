@@ -1,24 +1,4 @@
-/** A check run or commit status on a pull request's head, as `item.checks.all[]`. */
-export interface CheckFields {
-  readonly name: string
-  /** `queued`, `in_progress`, `completed`, … (a commit status: `pending` or `completed`). */
-  readonly status: string
-  /** Lowercase, once completed: `success`, `failure`, `timed_out`, …, a status's `error`; empty before. */
-  readonly conclusion: string
-  readonly url: string
-}
-
-/** `item.checks`: every check on the head commit and the counts by conclusion. */
-export interface ChecksFields {
-  readonly all: ReadonlyArray<CheckFields>
-  readonly total: number
-  /** `success`, `neutral`, `skipped`. */
-  readonly passed: number
-  /** `failure`, `timed_out`, `cancelled`, `action_required`, `startup_failure`, `stale`, and a status's `error`. */
-  readonly failed: number
-  /** Not completed yet. */
-  readonly pending: number
-}
+import { type CheckContextNode, type ChecksFields, checksOfContexts } from "@usine/core/checks/checksOfContexts"
 
 /** An unresolved inline review thread, as `item.reviewThreads[]`: its first comment and where it is. */
 export interface ReviewThreadFields {
@@ -30,17 +10,6 @@ export interface ReviewThreadFields {
   readonly authorAssociation: string
   readonly createdAt: string
   readonly url: string
-}
-
-interface ContextNode {
-  readonly __typename: string
-  readonly name?: string
-  readonly status?: string
-  readonly conclusion?: string | null
-  readonly detailsUrl?: string | null
-  readonly context?: string
-  readonly state?: string
-  readonly targetUrl?: string | null
 }
 
 interface ThreadNode {
@@ -62,41 +31,15 @@ interface ThreadNode {
 export interface FeedbackNode {
   readonly commits?: {
     readonly nodes: ReadonlyArray<{
-      readonly commit: { readonly statusCheckRollup: { readonly contexts: { readonly nodes: ReadonlyArray<ContextNode> } } | null }
+      readonly commit: { readonly statusCheckRollup: { readonly contexts: { readonly nodes: ReadonlyArray<CheckContextNode> } } | null }
     }>
   }
   readonly reviewThreads?: { readonly nodes: ReadonlyArray<ThreadNode> }
 }
 
-const PASSED = new Set(["success", "neutral", "skipped"])
-const FAILED = new Set(["failure", "timed_out", "cancelled", "action_required", "startup_failure", "stale", "error"])
-
-const checkOf = (node: ContextNode): CheckFields =>
-  node.__typename === "StatusContext"
-    ? {
-        name: node.context ?? "",
-        status: node.state === "PENDING" || node.state === "EXPECTED" ? "pending" : "completed",
-        conclusion: node.state === "PENDING" || node.state === "EXPECTED" ? "" : (node.state ?? "").toLowerCase(),
-        url: node.targetUrl ?? ""
-      }
-    : {
-        name: node.name ?? "",
-        status: (node.status ?? "").toLowerCase(),
-        conclusion: (node.conclusion ?? "").toLowerCase(),
-        url: node.detailsUrl ?? ""
-      }
-
 /** The checks of the head commit; none on an issue or before CI reports. */
-export const checksOf = (node: FeedbackNode): ChecksFields => {
-  const all = (node.commits?.nodes[0]?.commit.statusCheckRollup?.contexts.nodes ?? []).map(checkOf)
-  return {
-    all,
-    total: all.length,
-    passed: all.filter((c) => PASSED.has(c.conclusion)).length,
-    failed: all.filter((c) => FAILED.has(c.conclusion)).length,
-    pending: all.filter((c) => c.status !== "completed").length
-  }
-}
+export const checksOf = (node: FeedbackNode): ChecksFields =>
+  checksOfContexts(node.commits?.nodes[0]?.commit.statusCheckRollup?.contexts.nodes ?? [])
 
 /** The unresolved inline review threads, each by its first comment. */
 export const reviewThreadsOf = (node: FeedbackNode): ReadonlyArray<ReviewThreadFields> =>

@@ -1,9 +1,28 @@
 import type { FC } from "hono/jsx"
-import type { BoardView, CardRun } from "../BoardViews/boardView"
+import type { BoardView, CardChecks, CardRun } from "../BoardViews/boardView"
 import { CSRF_FIELD } from "../BoardServer/security"
 import { itemName, runPath, Time } from "./format"
 
 const STATE_BADGE: Readonly<Record<string, string>> = { Running: "Running", Waiting: "Waiting", Failed: "Failed", Reviewing: "In review", Queued: "Queued", Pending: "Pending", Succeeded: "Succeeded", Canceled: "Canceled" }
+
+/** The pull request's CI in words (a failing check first, then a running one), with every count on hover. */
+const ChecksBadge: FC<{ checks: CardChecks }> = ({ checks }) => {
+  const state = checks.total === 0 ? "none" : checks.failed > 0 ? "failing" : checks.pending > 0 ? "pending" : "passing"
+  const text = state === "none"
+    ? "CI: no checks"
+    : state === "passing" ? `CI passing ${checks.passed}/${checks.total}` : `CI ${state} ${state === "failing" ? checks.failed : checks.pending}/${checks.total}`
+  return (
+    <span
+      class={`badge ci ${state}`}
+      data-testid="card-ci"
+      data-ci={state}
+      data-passed={String(checks.passed)}
+      data-failed={String(checks.failed)}
+      data-pending={String(checks.pending)}
+      title={`${checks.passed} passing, ${checks.failed} failing, ${checks.pending} pending of ${checks.total} checks`}
+    >{text}</span>
+  )
+}
 
 /** The Item's newest Run as a badge (a Running one with its elapsed time), its Loop, and the pull request it opened. */
 const RunBadge: FC<{ run: CardRun }> = ({ run }) => {
@@ -15,6 +34,7 @@ const RunBadge: FC<{ run: CardRun }> = ({ run }) => {
       </a>{" "}
       <span class="badge loop" data-testid="card-loop">{run.loop}</span>
       {pr === undefined ? null : <>{" "}<a href={pr.url} rel="noreferrer" class="badge pr" data-testid="card-pr">{pr.number === undefined ? "PR" : `PR #${pr.number}`}</a></>}
+      {pr?.checks === undefined ? null : <>{" "}<ChecksBadge checks={pr.checks} /></>}
     </p>
   )
 }

@@ -51,6 +51,8 @@ td, th { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid var(-
 .badge.Running { border-color: var(--blue); color: var(--blue); } .badge.Waiting { border-color: var(--amber); color: var(--amber); }
 .badge.Failed { border-color: var(--red); color: var(--red); } .badge.Succeeded { border-color: var(--green); color: var(--green); }
 .badge.loop { color: var(--muted); }
+.badge.ci.passing { border-color: var(--green); color: var(--green); } .badge.ci.failing { border-color: var(--red); color: var(--red); }
+.badge.ci.pending { border-color: var(--amber); color: var(--amber); } .badge.ci.none { color: var(--muted); }
 .transcript { list-style: none; padding: 0; }
 .row { border-bottom: 1px dotted var(--line); }
 .row.error pre { color: var(--red); } .row.operator pre { color: var(--blue); } .row.system pre, .row.usage pre { color: var(--muted); }

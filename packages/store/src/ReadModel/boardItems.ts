@@ -1,5 +1,6 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option, Schema } from "effect"
+import { checksOfContexts } from "@usine/core/checks/checksOfContexts"
 import { ItemKey } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
 import { OPEN_STATES_SQL } from "../SqlRunStore/RunQueries"
@@ -24,9 +25,22 @@ export const BoardItem = Schema.Struct({
   url: Schema.String,
   labels: Schema.Array(Schema.String),
   observedAt: Schema.Number,
-  openRuns: Schema.Array(OpenRunRef)
+  openRuns: Schema.Array(OpenRunRef),
+  /** A pull request's CI on its head commit as polling last saw it; absent on an issue. */
+  checks: Schema.optional(Schema.Struct({ total: Schema.Number, passed: Schema.Number, failed: Schema.Number, pending: Schema.Number }))
 })
 export type BoardItem = typeof BoardItem.Type
+
+const CheckContext = Schema.Struct({
+  __typename: Schema.String,
+  name: Schema.optional(Schema.String),
+  status: Schema.optional(Schema.String),
+  conclusion: Schema.optional(Schema.NullOr(Schema.String)),
+  detailsUrl: Schema.optional(Schema.NullOr(Schema.String)),
+  context: Schema.optional(Schema.String),
+  state: Schema.optional(Schema.String),
+  targetUrl: Schema.optional(Schema.NullOr(Schema.String))
+})
 
 /** The projection is GitHub's GraphQL slice (`labels.nodes[].name`) or already flattened fields (`labels[]`). */
 const Payload = Schema.Struct({
@@ -44,7 +58,20 @@ const Payload = Schema.Struct({
     { default: () => [] }
   )
 })
-const decodePayload = Schema.decodeUnknownOption(Schema.parseJson(Payload))
+const decodeJson = Schema.decodeUnknownOption(Schema.parseJson())
+const decodePayload = Schema.decodeUnknownOption(Payload)
+
+/** A pull request's head commit checks, apart: a shape it does not expect costs the card its CI badge, not its title. */
+const Rollup = Schema.Struct({
+  commits: Schema.Struct({
+    nodes: Schema.Array(Schema.Struct({
+      commit: Schema.Struct({
+        statusCheckRollup: Schema.NullOr(Schema.Struct({ contexts: Schema.Struct({ nodes: Schema.Array(CheckContext) }) }))
+      })
+    }))
+  })
+})
+const decodeRollup = Schema.decodeUnknownOption(Rollup)
 
 const ProjectionRow = Schema.Struct({
   item_key: Schema.String,
@@ -56,20 +83,27 @@ const ProjectionRow = Schema.Struct({
 const RunRefRow = Schema.Struct({ item_key: Schema.String, id: Schema.String, loop: Schema.String, state: RunStateTagSchema })
 
 const itemOf = (row: typeof ProjectionRow.Type, openRuns: ReadonlyArray<OpenRunRef>): BoardItem => {
-  const payload = Option.getOrUndefined(decodePayload(row.payload_json))
+  const json = Option.getOrUndefined(decodeJson(row.payload_json))
+  const payload = Option.getOrUndefined(decodePayload(json))
   const labels = payload?.labels ?? []
   const merged = payload?.merged === true
+  const kind = payload?.__typename === "PullRequest" || payload?.headRefName !== undefined ? "pull_request" : "issue"
+  const rollup = kind === "pull_request" ? Option.getOrUndefined(decodeRollup(json)) : undefined
+  const counts = rollup === undefined ? undefined : checksOfContexts(rollup.commits.nodes[0]?.commit.statusCheckRollup?.contexts.nodes ?? [])
   return {
     itemKey: ItemKey(row.item_key),
     repository: row.repository,
     number: row.number,
-    kind: payload?.__typename === "PullRequest" || payload?.headRefName !== undefined ? "pull_request" : "issue",
+    kind,
     title: payload?.title ?? "",
     state: merged ? "merged" : (payload?.state ?? "").toLowerCase(),
     url: payload?.url ?? "",
     labels: "nodes" in labels ? labels.nodes.map((label) => label.name) : labels,
     observedAt: row.observed_at,
-    openRuns
+    openRuns,
+    ...(counts === undefined
+      ? {}
+      : { checks: { total: counts.total, passed: counts.passed, failed: counts.failed, pending: counts.pending } })
   }
 }
 
