@@ -8,7 +8,7 @@ import { COLUMNS, FIRST_LINE, FLAKY_LABEL } from "./support/browserConfig"
 import { chromiumMissing } from "./support/scopedBrowser"
 import { markDocument, stillSameDocument } from "./support/sameDocument"
 import { noProblems, scopedPage } from "./support/scopedPage"
-import { keepForReadme, screenshot } from "./support/screenshot"
+import { screenshot } from "./support/screenshot"
 import { step } from "./support/step"
 
 /** The Item's name as the Board prints it, not matching a longer number. */
@@ -63,7 +63,7 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
         assert.isDefined(pull, `the emulator has the pull request ${href}`)
         assert.strictEqual(yield* step(() => link.innerText()), `#${pull?.number}`)
         yield* noProblems(tab)
-        yield* keepForReadme(yield* screenshot(page, "run-succeeded"))
+        yield* screenshot(page, "run-succeeded")
       }), 120_000)
 
     it.scoped("a failed Run is retried from its page and its second Attempt opens the pull request", () =>

@@ -50,12 +50,15 @@ const logIn = (browser: BrowserContext, url: string) =>
     })
   )
 
+/** What a world's usine.yaml is written from. */
+export type WorldConfig = (options: { readonly apiUrl: string; readonly token: string; readonly boardPort: number; readonly dir: string }) => string
+
 /**
  * The emulator with `acme/widgets` seeded from the demo's sample project, `usine up` as a child process with the
- * browser configuration, and Chromium. Teardown closes the browser, sends SIGTERM and waits for the drain (SIGKILL
- * after that), then stops the emulator and removes the folders.
+ * given configuration (and `files` written beside it first), and Chromium. Teardown closes the browser, sends SIGTERM
+ * and waits for the drain (SIGKILL after that), then stops the emulator and removes the folders.
  */
-export const BoardWorldLive = Layer.scoped(
+export const boardWorldWith = (config: WorldConfig, files: Readonly<Record<string, string>> = {}) => Layer.scoped(
   BoardWorld,
   Effect.gen(function* () {
     const dir = yield* scopedDir
@@ -63,7 +66,8 @@ export const BoardWorldLive = Layer.scoped(
     const { token } = yield* Effect.promise(() => sim.control.createUser({ login: "usine-bot", permission: "write" }))
     yield* Effect.promise(() => sim.control.createRepository({ owner: "acme", name: "widgets", seedDirectory: SAMPLE_REPOSITORY }))
     const boardPort = yield* freePort
-    writeFileSync(join(dir, "usine.yaml"), browserConfig({ apiUrl: sim.url, token, boardPort, dir }))
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
+    writeFileSync(join(dir, "usine.yaml"), config({ apiUrl: sim.url, token, boardPort, dir }))
     const usine = yield* startUsine(dir, ["up"])
     yield* Effect.addFinalizer(() =>
       usine.child.exitCode === null
@@ -100,3 +104,6 @@ export const BoardWorldLive = Layer.scoped(
     }
   })
 )
+
+/** The browser suite's world: `browserConfig`'s columns, Agents and Loops. */
+export const BoardWorldLive = boardWorldWith(browserConfig)
