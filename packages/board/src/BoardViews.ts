@@ -106,7 +106,7 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
       runs: Effect.fn("BoardViews.runs")(function* (query: RunsQuery, itemKey: string | undefined) {
         const page = yield* model.runs({ ...query, itemKey, limit: settings.pageSize })
         const filter = { loop: query.loop, repository: query.repository, itemKey }
-        const byDay = yield* runsByDay(model.runs, filter, yield* Clock.currentTimeMillis)
+        const byDay = yield* runsByDay(model.runCountsByDay, filter, yield* Clock.currentTimeMillis)
         return clean({ query, page, byDay } satisfies RunsView)
       }),
 

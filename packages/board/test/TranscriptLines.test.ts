@@ -3,6 +3,8 @@ import type { TranscriptLine } from "@usine/store/ReadModel/TranscriptLine"
 import { AttemptId } from "@usine/core/ids/AttemptId"
 import { TranscriptLines, transcriptRowHtml } from "../src/pages/TranscriptLines"
 import { agentMarkdown } from "@usine/board/pages/transcript/agentMarkdown"
+import { micromark } from "micromark"
+import { gfm, gfmHtml } from "micromark-extension-gfm"
 import { attrs, texts } from "./support/html"
 
 const attemptId = AttemptId("a".repeat(32))
@@ -91,6 +93,17 @@ describe("TranscriptLines", () => {
     assert.notInclude(html, "<input", "a task box is text, not an unlabelled control")
     assert.strictEqual(agentMarkdown("[x](JAVASCRIPT:alert(1))"), "<p>x</p>")
   })
+
+  it("renders plain text without micromark exactly as micromark would", () => {
+    const alphabet = "ab c.,-+=():;'\"?/0123456789%$^{}\t\u00e9\u00a0"
+    const options = { extensions: [gfm(), { disable: { null: ["labelStartImage"] } }], htmlExtensions: [gfmHtml()] }
+    let state = 7
+    const random = () => (state = (state * 48271) % 2147483647) / 2147483647
+    for (let n = 0; n < 1_500; n++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join("")
+      assert.strictEqual(agentMarkdown(text), micromark(text, options), JSON.stringify(text))
+    }
+  }, 30_000)
 
   it("shows verification as pass or fail per command with its output folded, and marks operators and judges", async () => {
     const pass = line("verify", "pass (round 1, exit 0): npm test\nok 1", 0)

@@ -9,6 +9,7 @@ import { type LoopsOverview, makeLoopsOverview } from "./ReadModel/loopsOverview
 import { makeNeedsYou, type NeedsYou } from "./ReadModel/needsYou"
 import { makeRunDetail, type RunDetail, type RunPulse, type TranscriptWindow } from "./ReadModel/runDetail"
 import { makeRunList, type RunFilter, type RunPage } from "./ReadModel/runList"
+import { type DayCountFilter, type DayStateCount, makeRunCountsByDay } from "./ReadModel/runCountsByDay"
 import type { TranscriptLine } from "./ReadModel/TranscriptLine"
 
 /**
@@ -22,6 +23,8 @@ export class ReadModel extends Context.Tag("usine/ReadModel")<
     readonly needsYou: (limit: number) => Effect.Effect<NeedsYou>
     /** One page of Runs, newest first, and the counts per state under the same filters. */
     readonly runs: (filter: RunFilter) => Effect.Effect<RunPage>
+    /** Runs received per UTC day in a range, by the state they are in now (the Runs page's chart). */
+    readonly runCountsByDay: (filter: DayCountFilter) => Effect.Effect<ReadonlyArray<DayStateCount>>
     /** A Run with its Attempts, transition log, notes and usage. */
     readonly run: (runId: RunId) => Effect.Effect<RunDetail, RunNotFound>
     /** A window of an Attempt's transcript, oldest first. */
@@ -43,6 +46,7 @@ export const make = Effect.gen(function* () {
   return ReadModel.of({
     needsYou: makeNeedsYou(sql),
     runs: makeRunList(sql),
+    runCountsByDay: makeRunCountsByDay(sql),
     run: detail.run,
     transcript: detail.transcript,
     runPulse: detail.runPulse,

@@ -1,5 +1,7 @@
 import { Effect } from "effect"
-import type { RunFilter, RunPage, StateCounts } from "@usine/store/ReadModel/runList"
+import type { DayCountFilter, DayStateCount } from "@usine/store/ReadModel/runCountsByDay"
+import type { StateCounts } from "@usine/store/ReadModel/runList"
+import { RUN_STATE_TAGS } from "@usine/store/ReadModel/RunSummary"
 
 /** How many UTC days the Runs page's chart covers, today included. */
 export const RUNS_CHART_DAYS = 14
@@ -12,23 +14,27 @@ export interface DayCounts {
   readonly counts: StateCounts
 }
 
-/** The last `days` UTC days up to the one holding `now`, oldest first, as [start, end) in epoch ms. */
-export const dayWindows = (now: number, days: number): ReadonlyArray<{ readonly day: string; readonly since: number; readonly until: number }> => {
+/** The last `days` UTC days up to the one holding `now`, oldest first, as their starts in epoch ms. */
+export const dayStarts = (now: number, days: number): ReadonlyArray<number> => {
   const today = Math.floor(now / DAY) * DAY
-  return Array.from({ length: days }, (_, i) => {
-    const since = today - (days - 1 - i) * DAY
-    return { day: new Date(since).toISOString().slice(0, 10), since, until: since + DAY }
-  })
+  return Array.from({ length: days }, (_, i) => today - (days - 1 - i) * DAY)
 }
 
-/**
- * Counts per state for each of the last days, under the page's Loop, repository and Item filters: the Runs list's
- * own counting query once per day (an indexed range on `received_at`), asked for one row only.
- */
+/** Every day of the window with its counts per state, zero where the ledger counted none. */
+export const dayCounts = (starts: ReadonlyArray<number>, counted: ReadonlyArray<DayStateCount>): ReadonlyArray<DayCounts> =>
+  starts.map((start) => {
+    const counts = Object.fromEntries(RUN_STATE_TAGS.map((tag) => [tag, 0])) as Record<(typeof RUN_STATE_TAGS)[number], number>
+    for (const row of counted) if (row.day === start) counts[row.state] = row.n
+    return { day: new Date(start).toISOString().slice(0, 10), counts }
+  })
+
+/** The last 14 days' counts per state under the page's Loop, repository and Item filters: one grouped ledger query. */
 export const runsByDay = (
-  runs: (filter: RunFilter) => Effect.Effect<RunPage>,
-  filter: Pick<RunFilter, "loop" | "repository" | "itemKey">,
+  count: (filter: DayCountFilter) => Effect.Effect<ReadonlyArray<DayStateCount>>,
+  filter: Omit<DayCountFilter, "since" | "until">,
   now: number
-): Effect.Effect<ReadonlyArray<DayCounts>> =>
-  Effect.forEach(dayWindows(now, RUNS_CHART_DAYS), ({ day, since, until }) =>
-    Effect.map(runs({ ...filter, since, until, limit: 0 }), (page) => ({ day, counts: page.counts })))
+): Effect.Effect<ReadonlyArray<DayCounts>> => {
+  const starts = dayStarts(now, RUNS_CHART_DAYS)
+  const since = starts[0] ?? 0
+  return Effect.map(count({ ...filter, since, until: since + RUNS_CHART_DAYS * DAY }), (counted) => dayCounts(starts, counted))
+}
