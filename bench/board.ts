@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { attemptIdOf } from "@usine/core/ids/AttemptId"
+import { attemptIdOf, parseAttemptId } from "@usine/core/ids/AttemptId"
 import { runIdOf } from "@usine/core/ids/RunId"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
 import { type BenchTarget, emitReport } from "./BenchReport"
@@ -21,6 +21,20 @@ const transcript = (at: number): ReadonlyArray<TranscriptEntry> =>
       : i % 3 === 1
       ? { kind: "tool_result", tool: "shell", text: `packages/engine/src/RunEngine.ts:${i}: reconcile`.repeat(4), at: at + i }
       : { kind: "assistant", text: `I will change the reconcile loop next (${i}). `.repeat(6), at: at + i })
+
+/** A diff of DIFF_FILES files of DIFF_LINES added lines each, as an agent's change would be held for review. */
+const DIFF_FILES = 10
+const DIFF_LINES = 60
+const heldPatch = (k: number) =>
+  Array.from({ length: DIFF_FILES }, (_, f) =>
+    [
+      `diff --git a/src/module${f}.ts b/src/module${f}.ts`,
+      "new file mode 100644",
+      "--- /dev/null",
+      `+++ b/src/module${f}.ts`,
+      `@@ -0,0 +1,${DIFF_LINES} @@`,
+      ...Array.from({ length: DIFF_LINES }, (_, l) => `+export const value${k}_${f}_${l} = (input: number) => input * ${l} + ${f}`)
+    ].join("\n")).join("\n") + "\n"
 
 const quantile = (sorted: ReadonlyArray<number>, q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
 
@@ -58,12 +72,24 @@ const measure = (events: number) =>
     })
     for (const runId of runs) yield* store.appendTranscript(attemptIdOf(runId, 1), transcript(SEED_EPOCH))
     while (memory.executions.length < OPEN_MIX.running) yield* Effect.sleep("50 millis")
+    // Running Runs' open Attempts hold a diff each, as at the review gate: the Run page renders it.
+    const withDiff = memory.executions.slice(0, SAMPLED_RUNS)
+    for (const [k, attemptId] of withDiff.entries()) yield* store.recordPatch(attemptId, { text: heldPatch(k), cut: false })
+    const diffRuns = withDiff.map((attemptId) => parseAttemptId(attemptId).runId)
     const origin = server.origin
     const pages = [
       { name: "Runs", page: ["/runs"], api: ["/api/runs"] },
       { name: "Runs, state Failed", page: ["/runs?state=Failed"], api: ["/api/runs?state=Failed"] },
       { name: "Run (300 transcript rows)", page: runs.map((id) => `/runs/${id}`), api: runs.map((id) => `/api/runs/${id}`) },
-      { name: "Needs you", page: ["/"], api: ["/api/needs-you"] }
+      {
+        name: `Run (diff of ${DIFF_FILES * DIFF_LINES} lines)`,
+        page: diffRuns.map((id) => `/runs/${id}`),
+        api: diffRuns.map((id) => `/api/runs/${id}`)
+      },
+      { name: "Needs you", page: ["/"], api: ["/api/needs-you"] },
+      { name: "Board (kanban)", page: ["/board"], api: ["/api/board"] },
+      { name: "Usage (charts)", page: ["/usage"], api: ["/api/usage"] },
+      { name: "Loops", page: ["/loops"], api: ["/api/loops"] }
     ]
     const rows = []
     for (const p of pages) {

@@ -27,6 +27,17 @@ export const pushToPullSpans = (log: ReadonlyArray<Logged>, repository: string):
  * the GitHub client's pacing of writes.
  */
 export const pullRequestPacing = async (sim: StartedSim, token: string, repository: string, log: ReadonlyArray<Logged>) => {
+  const heads = await pullHeads(sim, token, repository)
+  // The emulator numbers pull requests in the order it created them, so the nth POST made the nth number.
+  const byNumber = [...heads].sort((a, b) => a.number - b.number)
+  return pushToPullSpans(log, repository).flatMap((spanMs, i) => {
+    const head = byNumber[i]?.head
+    return head === undefined ? [] : [{ head, spanMs }]
+  })
+}
+
+/** Every pull request of `repository` with its head branch, read through the REST API. */
+export const pullHeads = async (sim: StartedSim, token: string, repository: string) => {
   const heads: Array<{ readonly number: number; readonly head: string }> = []
   for (let page = 1; ; page++) {
     const response = await fetch(`${sim.url}/repos/${repository}/pulls?state=all&per_page=100&page=${page}`, {
@@ -34,12 +45,6 @@ export const pullRequestPacing = async (sim: StartedSim, token: string, reposito
     })
     const pulls = (await response.json()) as ReadonlyArray<{ readonly number: number; readonly head: { readonly ref: string } }>
     heads.push(...pulls.map((p) => ({ number: p.number, head: p.head.ref })))
-    if (pulls.length < 100) break
+    if (pulls.length < 100) return heads
   }
-  // The emulator numbers pull requests in the order it created them, so the nth POST made the nth number.
-  const byNumber = [...heads].sort((a, b) => a.number - b.number)
-  return pushToPullSpans(log, repository).flatMap((spanMs, i) => {
-    const head = byNumber[i]?.head
-    return head === undefined ? [] : [{ head, spanMs }]
-  })
 }
