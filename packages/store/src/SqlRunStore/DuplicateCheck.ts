@@ -9,11 +9,7 @@ import { type RunRow, runOfStoredRow } from "./RunRow"
 import { SqliteDatabase } from "../SqliteDatabase"
 
 /** The Event's row joined with its Run (all columns null when it has none) and its ignore reason. */
-type RecordedRow = {
-  readonly event_id_of_row: string
-  readonly event_status: string
-  readonly ignored_reason: string | null
-} & (
+type RecordedRow = { readonly event_status: string; readonly ignored_reason: string | null } & (
   | RunRow
   | { readonly [K in keyof RunRow]: null }
 )
@@ -22,6 +18,9 @@ const RECORDED_SQL = `SELECT e.rowid AS rowid_of_row, e.id AS event_id_of_row, e
   FROM usine_events e
   LEFT JOIN usine_runs r ON r.event_id = e.id
   LEFT JOIN usine_ignored_events i ON i.event_id = e.id`
+/** A row of `NEWEST_FINAL_SQL`: the Event's id beside its Run's columns. */
+type NewestRow = RecordedRow & { readonly event_id_of_row: string }
+
 const FINAL_OUTCOME_SQL = `${RECORDED_SQL} WHERE e.id = ?`
 /** The newest Events whose answer is final, oldest of them first: what `recent` starts with. */
 const NEWEST_FINAL_SQL = `SELECT * FROM (${RECORDED_SQL} WHERE e.status IN ('claimed', 'ignored')
@@ -59,7 +58,7 @@ export const makeDuplicateCheck = (
       if (Option.isSome(answer)) recent.remember(eventId, answer.value, readAt)
       return answer
     }
-    const rebuild = (rows: ReadonlyArray<RecordedRow>, readAt: number) => {
+    const rebuild = (rows: ReadonlyArray<NewestRow>, readAt: number) => {
       for (const row of rows) remembered(row.event_id_of_row as EventId, row, readAt)
     }
     const known = (eventId: EventId) => {
@@ -70,7 +69,7 @@ export const makeDuplicateCheck = (
     const filename = Option.getOrUndefined(Option.map(client, (c) => c.config.filename))
     if (filename === undefined || filename === "" || filename === ":memory:" || filename.startsWith("file:")) {
       const readAt = recent.epoch()
-      rebuild(yield* Effect.orDie(sql.unsafe<RecordedRow>(NEWEST_FINAL_SQL, [RECENT_CLAIMS])), readAt)
+      rebuild(yield* Effect.orDie(sql.unsafe<NewestRow>(NEWEST_FINAL_SQL, [RECENT_CLAIMS])), readAt)
       return (eventId: EventId) =>
         Effect.suspend(() => {
           const hit = known(eventId)
@@ -91,7 +90,7 @@ export const makeDuplicateCheck = (
       }),
       (db) => Effect.sync(() => db.close())
     )
-    rebuild(reader.prepare(NEWEST_FINAL_SQL).all(RECENT_CLAIMS) as ReadonlyArray<RecordedRow>, recent.epoch())
+    rebuild(reader.prepare(NEWEST_FINAL_SQL).all(RECENT_CLAIMS) as Parameters<typeof rebuild>[0], recent.epoch())
     const statement = reader.prepare(FINAL_OUTCOME_SQL)
     // The read and the remembering are one synchronous step: no write of this process can come between them.
     return (eventId: EventId) =>
