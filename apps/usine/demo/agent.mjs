@@ -29,10 +29,15 @@ const runTests = () => {
   return result.status === 0
 }
 
+// Commits go under the clone's identity, as a real agent's do (usine sets it: usine-agent, or a GitHub App's bot);
+// a clone without one gets the demo agent's.
+const identity =
+  spawnSync("git", ["config", "user.email"], { encoding: "utf8" }).status === 0
+    ? []
+    : ["-c", "user.name=usine demo agent", "-c", "user.email=demo-agent@usine.invalid"]
+
 const git = (...args) => {
-  const result = spawnSync("git", ["-c", "user.name=usine demo agent", "-c", "user.email=demo-agent@usine.invalid", ...args], {
-    encoding: "utf8"
-  })
+  const result = spawnSync("git", [...identity, ...args], { encoding: "utf8" })
   if (result.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.trim()}`)
   return result.stdout.trim()
 }

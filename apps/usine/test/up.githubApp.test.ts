@@ -1,6 +1,8 @@
+import { execFile, execFileSync } from "node:child_process"
 import { generateKeyPairSync } from "node:crypto"
 import { chmodSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { promisify } from "node:util"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { daemonConfig, loop, REPOSITORY } from "./support/daemonConfig"
@@ -10,6 +12,8 @@ import { upIn, upWorld } from "./support/upWorld"
 /** Installation tokens live this long on the emulator: the Run below lasts several of them. */
 const TOKEN_LIFETIME_SECONDS = 4
 const AGENT_DELAY_SECONDS = 10
+
+const execFileAsync = promisify(execFile)
 
 const appKeys = () =>
   generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } })
@@ -53,10 +57,19 @@ describe("usine up as a GitHub App", () => {
       assert.isTrue(botRequests.some((r) => r.path === "/graphql"), "GraphQL as the App's bot")
       assert.isTrue(log.every((r) => r.login !== "usine-bot"), "the user's token is not used")
 
-      const pull = yield* Effect.promise(() =>
-        fetch(`${sim.url}/repos/${REPOSITORY}/pulls/${opened[1]}`, { headers: { authorization: `token ${world.token}` } }).then((r) => r.json() as Promise<{ user: { login: string }; body: string }>)
-      )
+      const api = <A>(route: string) =>
+        Effect.promise(() => fetch(`${sim.url}${route}`, { headers: { authorization: `token ${world.token}` } }).then((r) => r.json() as Promise<A>))
+      const pull = yield* api<{ user: { login: string }; head: { ref: string } }>(`/repos/${REPOSITORY}/pulls/${opened[1]}`)
       assert.strictEqual(pull.user.login, "usine-app[bot]")
+      // The pushed commit is the bot's too, credited the way GitHub credits an App: <id>+<slug>[bot]@users.noreply.github.com.
+      const bot = yield* api<{ id: number }>(`/users/${encodeURIComponent("usine-app[bot]")}`)
+      const origin = new URL(`${sim.url}/${REPOSITORY}.git`)
+      origin.username = "x-access-token"
+      origin.password = world.token
+      // Not execFileSync: the emulator serving the clone runs in this process.
+      yield* Effect.promise(() => execFileAsync("git", ["clone", "--quiet", "--bare", origin.href, join(dir, "pushed.git")], { env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } }))
+      const author = execFileSync("git", ["--git-dir", join(dir, "pushed.git"), "log", "-1", "--format=%an <%ae> / %cn", pull.head.ref], { encoding: "utf8" }).trim()
+      assert.strictEqual(author, `usine-app[bot] <${bot.id}+usine-app[bot]@users.noreply.github.com> / usine-app[bot]`)
       assert.notInclude(usine.stdout() + usine.stderr(), "BEGIN PRIVATE KEY")
       assert.notMatch(usine.stdout() + usine.stderr(), /ghs_sim[0-9a-f]{8}/)
     }), { timeout: 180_000 })

@@ -21,6 +21,7 @@ import { makeTranscriptCursor } from "./WorkerExecutor/TranscriptCursor"
 import { PullRequests } from "@usine/github/PullRequests"
 import { makeRedactor, type RedactorService } from "@usine/core/text/Redactor"
 import type { GitHubCredential } from "@usine/github/GitHubCredential"
+import type { CommitIdentity } from "./Harvest/CommitIdentity"
 import type { WorkerDirectory } from "./WorkerDirectory"
 
 /** What the app hands the executor from usine.yaml and the environment; the executor reads no config itself. */
@@ -30,6 +31,8 @@ export interface WorkerExecutorOptions {
   readonly workers: WorkerDirectory
   /** usine's GitHub token, or its App's current one: lent to git for fetch and push, never given to an agent. */
   readonly token: GitHubCredential
+  /** Who the Attempts' commits are by (a GitHub App's bot); `AGENT_IDENTITY` by default. */
+  readonly identity?: CommitIdentity
   /** The clone URL of `owner/name`, without credentials. */
   readonly cloneUrl: (repository: string) => string
   /** The daemon's environment, of which an agent sees only what its Agent grants; `process.env` by default. */
@@ -67,6 +70,7 @@ export const make = (options: WorkerExecutorOptions) =>
     const pullRequests = yield* PullRequests
     const settings: ExecutorSettings = {
       token: options.token,
+      identity: options.identity,
       redactor: options.redactor ?? makeRedactor(Redacted.isRedacted(options.token) ? [Redacted.value(options.token)] : []),
       daemonEnv: options.daemonEnv ?? process.env,
       cloneUrl: options.cloneUrl,

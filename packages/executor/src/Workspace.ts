@@ -4,7 +4,7 @@ import * as path from "node:path/posix"
 import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
 import { GitCommandFailed, UnsafeWorkspacePath, WorkspaceExists } from "./Workspace/WorkspaceFailures"
 import { harvestRepoOf } from "./Harvest/attemptGit"
-import { AGENT_IDENTITY } from "./Harvest/attemptGit"
+import { AGENT_IDENTITY, type CommitIdentity } from "./Harvest/CommitIdentity"
 import { type MirrorGit, mirrorGit } from "./Workspace/mirrorGit"
 import { runGit } from "./Workspace/runGit"
 import { attemptFolderName, contained, mirrorFolderName } from "./Workspace/WorkspacePaths"
@@ -19,6 +19,8 @@ export interface WorkspaceRequest {
   readonly token?: GitHubCredential | undefined
   /** A branch name, a full ref such as `refs/pull/7/head`, or a commit sha. */
   readonly ref: string
+  /** The agent's clone commits under it; `AGENT_IDENTITY` by default. */
+  readonly identity?: CommitIdentity | undefined
 }
 
 export interface AttemptWorkspace<A = void> {
@@ -111,11 +113,11 @@ export const make = (options: {
     })
 
     /** The agent's clone at `sha`: made by the daemon before any agent runs, with an identity to commit under. */
-    const cloneFor = (mirror: string, worktree: string, sha: string) =>
+    const cloneFor = (mirror: string, worktree: string, sha: string, identity: CommitIdentity) =>
       Effect.gen(function* () {
         yield* git(["clone", "--quiet", "--shared", "--no-checkout", "--no-hardlinks", mirror, worktree])
-        yield* git(["-C", worktree, "config", "user.name", AGENT_IDENTITY.name])
-        yield* git(["-C", worktree, "config", "user.email", AGENT_IDENTITY.email])
+        yield* git(["-C", worktree, "config", "user.name", identity.name])
+        yield* git(["-C", worktree, "config", "user.email", identity.email])
         yield* git(["-C", worktree, "checkout", "--quiet", "--detach", sha])
       })
 
@@ -148,7 +150,7 @@ export const make = (options: {
           })
         )
         // Outside the lock: a fetch never deletes objects (no gc runs in a mirror), so the start stays readable.
-        yield* cloneFor(mirror.mirror, worktree, planned.startSha)
+        yield* cloneFor(mirror.mirror, worktree, planned.startSha, request.identity ?? AGENT_IDENTITY)
         const record = new WorkspaceRecord({
           attemptId: request.attemptId,
           repository: request.repository,

@@ -55,17 +55,34 @@ export const checkGitHub = (apiUrl: string, token: Redacted.Redacted<string>) =>
 
 const appRefused = (apiUrl: string) => (error: AppAuthFailed) => new GitHubCheckFailed({ apiUrl, reason: "app", detail: error.message })
 
+/** The account usine acts as: its login, and for an App's bot its user id (how a commit credits the bot). */
+export interface GitHubAccount {
+  readonly login: string
+  readonly botUserId: number | undefined
+}
+
+/** The bot's user id, from `GET /users/{login}` under its first installation token. */
+const botUserId = (apiUrl: string, login: string, token: Redacted.Redacted<string>) =>
+  Effect.gen(function* () {
+    const client = yield* GitHubClient
+    const answer = yield* client.request("GET /users/{username}", { username: login })
+    return Number(answer.data.id)
+  }).pipe(
+    Effect.provide(GitHubClient.Default({ token, apiUrl, retries: 0 })),
+    Effect.mapError((error) => new GitHubCheckFailed({ apiUrl, reason: "app", detail: `GET /users/${login}: ${error.message}` }))
+  )
+
 /**
  * `checkGitHub` for either credential. An App proves its id and key with `GET /app` (its bot's login, `<slug>[bot]`)
  * and its installation by minting the first installation token, which the daemon then uses.
  */
-export const checkGitHubCredential = (apiUrl: string, credential: ResolvedCredential) =>
+export const checkGitHubCredential = (apiUrl: string, credential: ResolvedCredential): Effect.Effect<GitHubAccount, GitHubCheckFailed> =>
   credential._tag === "Token"
-    ? checkGitHub(apiUrl, credential.token)
+    ? Effect.map(checkGitHub(apiUrl, credential.token), (login) => ({ login, botUserId: undefined }))
     : Effect.gen(function* () {
         const login = yield* appBotLogin(credential.app).pipe(Effect.mapError(appRefused(apiUrl)))
-        yield* credential.supply.pipe(Effect.mapError(appRefused(apiUrl)))
-        return login
+        const token = yield* credential.supply.pipe(Effect.mapError(appRefused(apiUrl)))
+        return { login, botUserId: yield* botUserId(apiUrl, login, token) }
       }).pipe(
         Effect.timeoutFail({
           duration: GITHUB_CHECK_TIMEOUT,

@@ -6,6 +6,7 @@ import type { GitHubCredential } from "@usine/github/GitHubCredential"
 import { credentialOf, resolveCredential } from "@usine/github/resolveCredential"
 import { loadConfig } from "../loadConfig"
 import { checkGitHubCredential } from "@usine/github/checkGitHub"
+import { AGENT_IDENTITY, botIdentity, type CommitIdentity } from "@usine/executor/Harvest/CommitIdentity"
 import { checkPortFree } from "./checkPortFree"
 import { daemonEnvironment, withholdSecrets } from "./DaemonEnvironment"
 import { daemonSecrets } from "./daemonSecrets"
@@ -20,6 +21,8 @@ export interface StartupPlan {
   readonly token: GitHubCredential
   /** The GitHub account the token belongs to; an App's bot, `<slug>[bot]`. */
   readonly login: string
+  /** Who the Attempts' commits are by: an App's bot as GitHub credits it; under a token, usine's own name. */
+  readonly commitIdentity: CommitIdentity
   /** Values every log line, page and transcript row hides: tokens and the Agents' keys (`daemonSecrets`). */
   readonly secrets: ReadonlyArray<string>
   /** The environment usine started with, which `process.env` no longer holds the credentials of. */
@@ -57,7 +60,7 @@ export const planStartup = Effect.fn("planStartup")(function* (configFile: strin
   const env = daemonEnvironment()
   const credential = yield* resolveCredential(credentialSources(configFile, config, env))
   const token = credentialOf(credential)
-  const login = yield* checkGitHubCredential(config.github.apiUrl, credential)
+  const { login, botUserId } = yield* checkGitHubCredential(config.github.apiUrl, credential)
   yield* checkPortFree(config.board.listen.host, config.board.listen.port)
   const secrets = daemonSecrets({ config, token, privateKey: credential._tag === "App" ? credential.app.privateKey : undefined, env })
   return {
@@ -66,6 +69,7 @@ export const planStartup = Effect.fn("planStartup")(function* (configFile: strin
     ledgerFile: pathFrom(configFile, config.ledger),
     token,
     login,
+    commitIdentity: botUserId === undefined ? AGENT_IDENTITY : botIdentity(login, botUserId),
     secrets,
     env: yield* Effect.sync(() => withholdSecrets(secrets))
   } satisfies StartupPlan

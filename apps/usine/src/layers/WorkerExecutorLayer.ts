@@ -35,6 +35,7 @@ export const WorkerExecutorLayer = (plan: StartupPlan) =>
         agent: (name) => state.unsafeGet().agents[name],
         workers,
         token: plan.token,
+        identity: plan.commitIdentity,
         daemonEnv: plan.env,
         cloneUrl: cloneUrlOf(plan.config.github.apiUrl),
         redactor

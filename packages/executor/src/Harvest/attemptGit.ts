@@ -5,11 +5,10 @@ import { type MirrorGit, mirrorGit } from "../Workspace/mirrorGit"
 import { type GitHubAccess, networkGit } from "../Workspace/networkGit"
 import { runGit } from "../Workspace/runGit"
 import { collectScript } from "./collectScript"
+import { AGENT_IDENTITY, type CommitIdentity } from "./CommitIdentity"
 import { parseNumstat } from "./parseNumstat"
 import { parseRawChanges } from "./parseRawChanges"
 
-/** Who commits what the agent left uncommitted. */
-export const AGENT_IDENTITY = { name: "usine-agent", email: "usine-agent@users.noreply.usine.invalid" }
 
 /** The agent's git data is not what usine made: it is not read, and nothing of it is pushed. */
 export class AgentWorkUnreadable extends Data.TaggedError("AgentWorkUnreadable")<{
@@ -38,8 +37,11 @@ export const attemptGit = (options: GitHubAccess & {
   readonly worktree: string
   readonly harvestRepo: string
   readonly timeoutMs?: number
+  /** Who commits what the agent left uncommitted; `AGENT_IDENTITY` by default. */
+  readonly identity?: CommitIdentity
 }) => {
   const { transport, harvestRepo, cloneUrl } = options
+  const author = options.identity ?? AGENT_IDENTITY
   const timeoutMs = options.timeoutMs ?? 600_000
   const mirror: MirrorGit = mirrorGit({
     transport,
@@ -53,10 +55,10 @@ export const attemptGit = (options: GitHubAccess & {
     runGit(transport, [`--git-dir=${harvestRepo}`, ...args], { timeoutMs, ...(env === undefined ? {} : { env }) })
   const network = networkGit({ transport, root: options.root, gitDir: harvestRepo, cloneUrl, token: options.token, timeoutMs })
   const identity = {
-    GIT_AUTHOR_NAME: AGENT_IDENTITY.name,
-    GIT_AUTHOR_EMAIL: AGENT_IDENTITY.email,
-    GIT_COMMITTER_NAME: AGENT_IDENTITY.name,
-    GIT_COMMITTER_EMAIL: AGENT_IDENTITY.email
+    GIT_AUTHOR_NAME: author.name,
+    GIT_AUTHOR_EMAIL: author.email,
+    GIT_COMMITTER_NAME: author.name,
+    GIT_COMMITTER_EMAIL: author.email
   }
 
   /** A fresh harvest repository whose objects borrow the mirror's. */

@@ -9,6 +9,7 @@ import { SessionRecord } from "../DurableSession/SessionRecord"
 import { sessionFiles } from "../DurableSession/sessionFiles"
 import type { Harness } from "../harness/Harness"
 import { attemptGit, harvestRepoOf } from "../Harvest/attemptGit"
+import type { CommitIdentity } from "../Harvest/CommitIdentity"
 import type { PullRequests } from "@usine/github/PullRequests"
 import type { RedactorService } from "@usine/core/text/Redactor"
 import type { WorkerTransportShape } from "../WorkerTransport"
@@ -30,6 +31,8 @@ export interface WorkerHandle {
 /** What every Attempt of this executor shares. */
 export interface ExecutorSettings {
   readonly token: GitHubCredential
+  /** Who the Attempts' commits are by; `AGENT_IDENTITY` when undefined. */
+  readonly identity: CommitIdentity | undefined
   readonly redactor: RedactorService
   readonly daemonEnv: Readonly<Record<string, string | undefined>>
   readonly cloneUrl: (repository: string) => string
@@ -86,7 +89,8 @@ export const gitOf = (ctx: {
     worktree: ctx.worktree,
     harvestRepo: harvestRepoOf(ctx.worker.workspace.root, ctx.attemptDir),
     cloneUrl: ctx.settings.cloneUrl(ctx.repository),
-    token: ctx.settings.token
+    token: ctx.settings.token,
+    ...(ctx.settings.identity === undefined ? {} : { identity: ctx.settings.identity })
   })
 
 /** The session record of a turn, if its session was started. */

@@ -124,7 +124,8 @@ export const prepareAttempt = Effect.fn("WorkerExecutor.prepare")(function* (inp
           repository: run.repository,
           cloneUrl: settings.cloneUrl(run.repository),
           token: settings.token,
-          ref: target.startRef
+          ref: target.startRef,
+          identity: settings.identity
         },
         plan
       )

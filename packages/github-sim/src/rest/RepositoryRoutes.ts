@@ -2,7 +2,7 @@ import type { components } from "@octokit/openapi-types"
 import { Effect } from "effect"
 import type { Hono } from "hono"
 import { isoSeconds } from "../world/SimClock"
-import { atLeast } from "../world/SimUser"
+import { atLeast, type SimUser } from "../world/SimUser"
 import type { RateLimits } from "../http/RateLimits"
 import type { SimWorld } from "../world/SimWorld"
 import { repositoryJson } from "./json/repositoryJson"
@@ -43,24 +43,28 @@ export const repositoryRoutes = (app: Hono<ApiEnv>, world: SimWorld, limits: Rat
     }))
   )
 
-  app.get("/user", (c) => {
-    const user = c.get("user")
-    return c.json({
-      ...userJson(world, user.login),
-      name: user.login,
-      company: null,
-      blog: "",
-      location: null,
-      email: null,
-      hireable: null,
-      bio: null,
-      twitter_username: null,
-      public_repos: 0,
-      public_gists: 0,
-      followers: 0,
-      following: 0,
-      created_at: isoSeconds(user.createdAt),
-      updated_at: isoSeconds(user.createdAt),
+  /** GitHub's `public-user` of an account: what `GET /users/{username}` answers, and `GET /user` extends. */
+  const publicUser = (user: SimUser) => ({
+    ...userJson(world, user.login),
+    name: user.login,
+    company: null,
+    blog: "",
+    location: null,
+    email: null,
+    hireable: null,
+    bio: null,
+    twitter_username: null,
+    public_repos: 0,
+    public_gists: 0,
+    followers: 0,
+    following: 0,
+    created_at: isoSeconds(user.createdAt),
+    updated_at: isoSeconds(user.createdAt)
+  }) satisfies components["schemas"]["public-user"]
+
+  app.get("/user", (c) =>
+    c.json({
+      ...publicUser(c.get("user")),
       private_gists: 0,
       total_private_repos: 0,
       owned_private_repos: 0,
@@ -68,7 +72,10 @@ export const repositoryRoutes = (app: Hono<ApiEnv>, world: SimWorld, limits: Rat
       collaborators: 0,
       two_factor_authentication: false
     } satisfies components["schemas"]["private-user"])
-  })
+  )
+
+  // A bot's id is how a commit names it: `<id>+<slug>[bot]@users.noreply.github.com`.
+  app.get("/users/:username", (c) => run(c, Effect.map(world.user(c.req.param("username")), (user) => c.json(publicUser(user)))))
 
   app.get("/rate_limit", (c) => {
     const user = c.get("user")
