@@ -162,19 +162,26 @@ describe("usine up: write-back", () => {
   )
 
   it.scopedLive(
-    "reviewers: the labeller is asked, approver, an unknown login and usine's own account are notes on the Run; a write-back GitHub keeps refusing shows on the Run page and its API while the Run succeeds; a canceled Run takes off its running label and its comment says canceled",
+    "reviewers: the labeller is asked; approver is board.operator (asked beside the labeller), an unknown login and usine's own account are notes on the Run; a write-back GitHub keeps refusing shows on the Run page and its API while the Run succeeds; a canceled Run takes off its running label and its comment says canceled",
     () =>
       Effect.gen(function* () {
         const world = yield* upWorld
         const { sim } = world
         const github = githubOf(world)
         yield* Effect.promise(() => sim.control.createUser({ login: "carol", permission: "write" }))
+        yield* Effect.promise(() => sim.control.createUser({ login: "dana", permission: "write" }))
         const reviewed = yield* Effect.promise(() =>
           sim.control.createIssue({ repo: REPOSITORY, title: "slugify keeps punctuation", body: "Hello, World! gives hello,-world!" }))
         const refused = yield* Effect.promise(() =>
           sim.control.createIssue({ repo: REPOSITORY, title: "Add deslugify", body: "The inverse of slugify." }))
         const canceled = yield* Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title: "Rename the project", body: "" }))
-        const { url, usine } = yield* upIn(world, { extra: LABELS, loops: [REVIEWED_LOOP], agentDelay: 8 })
+        // dana operates the Board: its approvals are hers, so `approver` names her.
+        const { url, usine } = yield* upIn(world, {
+          extra: LABELS,
+          loops: [REVIEWED_LOOP],
+          agentDelay: 8,
+          edit: (yaml) => yaml.replace("board:\n", "board:\n  operator: dana\n")
+        })
         const approve = (number: number) =>
           Effect.gen(function* () {
             const runId = yield* eventually(`a Run of #${number} waits for approval`, Effect.map(board<NeedsYouView>(url, "/api/needs-you"), (view) =>
@@ -198,14 +205,13 @@ describe("usine up: write-back", () => {
           Option.liftPredicate(view, (v) => v.run.state === "Succeeded" && v.writeBack.some((w) => w.phase === "succeeded"))), 120)
         const notes = succeeded.writeBack.find((w) => w.phase === "succeeded")!
         assert.strictEqual(notes.status, "done")
-        assert.strictEqual(notes.notes.length, 3, notes.notes.join("\n"))
-        assert.match(notes.notes[0]!, /^reviewer approver skipped: the Run's approval \(operator, approved\) names no GitHub login/)
-        assert.match(notes.notes[1]!, /^reviewer usine-bot skipped: usine-bot is usine's own account/)
-        assert.match(notes.notes[2]!, /^reviewer nobody-here refused: .*collaborators/)
+        assert.strictEqual(notes.notes.length, 2, notes.notes.join("\n"))
+        assert.match(notes.notes[0]!, /^reviewer usine-bot skipped: usine-bot is usine's own account/)
+        assert.match(notes.notes[1]!, /^reviewer nobody-here refused: .*collaborators/)
         const pull = succeeded.result?.pullRequestNumber
         assert.isDefined(pull)
         const requested = yield* github.gh<{ requested_reviewers: ReadonlyArray<{ login: string }> }>(`/pulls/${pull}`)
-        assert.deepStrictEqual(requested.requested_reviewers.map((r) => r.login), ["carol"], "the labeller, once")
+        assert.deepStrictEqual(requested.requested_reviewers.map((r) => r.login), ["carol", "dana"], "the labeller and the approver (board.operator), once each")
         yield* github.labelled(reviewed.number, ["ready-for-review"])
         const reviewedPage = yield* runPageHtml(url, reviewedRun)
         assert.include(reviewedPage, 'data-testid="write-back"')

@@ -42,12 +42,14 @@ describe("nameReviewers", () => {
     assert.deepStrictEqual(nameReviewers(["labeller"], any, labellers).logins, ["carol"])
   })
 
-  it("approver is a note that says why, and usine's own account is never asked", () => {
+  it("approver is board.operator for a Board approval; without it a note that says why; usine's own account is never asked", () => {
     const approved = { ...context, approval: { actor: "operator", reason: "approved" } }
+    assert.deepStrictEqual(nameReviewers(["approver"], { ...approved, operator: "dana" }, undefined), { logins: ["dana"], notes: [] })
+    assert.deepStrictEqual(nameReviewers(["approver"], { ...approved, approval: { actor: "usine", reason: "approval timeout" }, operator: "dana" }, undefined).logins, [])
     assert.deepStrictEqual(nameReviewers(["approver", "USINE-BOT"], approved, undefined), {
       logins: [],
       notes: [
-        "reviewer approver skipped: the Run's approval (operator, approved) names no GitHub login",
+        "reviewer approver skipped: the Run's approval (operator, approved) names no GitHub login (set board.operator)",
         "reviewer USINE-BOT skipped: USINE-BOT is usine's own account, the pull request's author"
       ]
     })

@@ -42,7 +42,7 @@ const requestOf = (config: UsineConfig, loop: ItemLoop, pending: PendingWriteBac
   const request: WriteBackRequest = {
     repository: pending.repository,
     number: pending.number,
-    reviewerContext: { ifSource: loop.if.source, receivedAt: pending.receivedAt, approval: pending.approval, self },
+    reviewerContext: { ifSource: loop.if.source, receivedAt: pending.receivedAt, approval: pending.approval, self, operator: config.board.operator },
     labels: loop.statusLabels[pending.phase],
     pullRequest:
       // A pull-request Loop pushes to the pull request it acts on: that is the Item itself.

@@ -1,4 +1,5 @@
 import { Duration, Option, ParseResult, Redacted, Schema } from "effect"
+import { GitHubLogin } from "../trust/TrustPolicy"
 import { Interval, NonEmptyString } from "./ConfigScalars"
 
 /** The shortest `board.token` accepted: guessing one over the network must be hopeless. */
@@ -77,6 +78,11 @@ export const BoardConfig = Schema.Struct({
   sessionLifetime: Schema.optionalWith(Interval, { default: () => Duration.days(7) }).pipe(Schema.fromKey("session_lifetime")),
   /** A reverse proxy in front: believe its `X-Forwarded-Proto` and `X-Forwarded-For`. Never set it without one. */
   trustProxy: Schema.optionalWith(Schema.Boolean, { default: () => false }).pipe(Schema.fromKey("trust_proxy")),
-  columns: Schema.optionalWith(Schema.Array(BoardColumn), { default: () => [] })
+  columns: Schema.optionalWith(Schema.Array(BoardColumn), { default: () => [] }),
+  /**
+   * The GitHub login of whoever acts on this Board (it has one token, not one account per person): the Runs it
+   * approves name them, so `pull_request.reviewers: [approver]` asks them. Absent: an approval names nobody.
+   */
+  operator: Schema.optional(GitHubLogin)
 })
 export type BoardConfig = typeof BoardConfig.Type

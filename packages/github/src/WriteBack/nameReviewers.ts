@@ -11,7 +11,13 @@ export interface ReviewerContext {
   readonly approval: { readonly actor: string; readonly reason: string } | undefined
   /** usine's own account: the pull request's author, who cannot review it. */
   readonly self: string
+  /** `board.operator`: the login a Board approval (audit actor `operator`) stands for. */
+  readonly operator?: string | undefined
 }
+
+/** Who approved the Run as a GitHub login: the Board's operator when the Board approved it and `board.operator` names them. */
+const approverOf = (context: ReviewerContext): string | undefined =>
+  context.approval?.actor === "operator" ? context.operator : undefined
 
 /** The logins to ask, each once, and a note for each reviewer skipped. */
 export interface NamedReviewers {
@@ -46,14 +52,14 @@ export const nameReviewers = (
   for (const reviewer of reviewers) {
     const named = reviewer === "labeller"
       ? labellers === undefined ? undefined : labellerOf(context, labellers)
-      : reviewer === "approver" ? undefined : reviewer
+      : reviewer === "approver" ? approverOf(context) : reviewer
     if (named === undefined) {
       notes.push(reviewer === "labeller"
         ? "reviewer labeller skipped: no person added a label the Loop's if: reads before the Run"
         : context.approval === undefined
         ? "reviewer approver skipped: nobody approved the Run (its Loop starts without approval)"
         // An approval's audit row holds its actor and reason only: the Board's one token names no GitHub login.
-        : `reviewer approver skipped: the Run's approval (${context.approval.actor}, ${context.approval.reason}) names no GitHub login`)
+        : `reviewer approver skipped: the Run's approval (${context.approval.actor}, ${context.approval.reason}) names no GitHub login (set board.operator)`)
     } else if (named.toLowerCase() === context.self.toLowerCase()) {
       notes.push(`reviewer ${reviewer} skipped: ${named} is usine's own account, the pull request's author`)
     } else if (!logins.has(named.toLowerCase())) {
