@@ -5,6 +5,7 @@ import { Effect, Option } from "effect"
 import { AGENT, BOARD_TOKEN, REPOSITORY } from "../support/daemonConfig"
 import { board, eventually } from "../support/http"
 import { BoardWorld, boardWorldWith, type WorldConfig } from "./support/BoardWorld"
+import { CLAUDE_TASK_PROLOGUE } from "./support/claudeTaskPrologue"
 import { chromiumMissing } from "./support/scopedBrowser"
 import { markDocument, stillSameDocument } from "./support/sameDocument"
 import { noProblems, scopedPage } from "./support/scopedPage"
@@ -22,18 +23,8 @@ const COMMAND = "node --test"
  * closing `result`, so the page sees the call and its answer arrive live.
  */
 const agentScript = () => `import { spawnSync } from "node:child_process"
-const emit = (event) => process.stdout.write(JSON.stringify(event) + "\\n")
+${CLAUDE_TASK_PROLOGUE}
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-const line = await new Promise((resolve) => {
-  let buffered = ""
-  process.stdin.setEncoding("utf8")
-  process.stdin.on("data", (chunk) => {
-    buffered += chunk
-    const end = buffered.indexOf("\\n")
-    if (end >= 0) { process.stdin.destroy(); resolve(buffered.slice(0, end)) }
-  })
-})
-const prompt = JSON.parse(line).message.content.map((part) => part.text ?? "").join("")
 emit({ type: "system", subtype: "init", session_id: "tools-" + Date.now(), model: "claude-demo" })
 const say = (content) => emit({ type: "assistant", message: { model: "claude-demo", content } })
 say([{ type: "text", text: "Reading **the issue** before touching \`slugify\`. <b>not bold</b>" }])

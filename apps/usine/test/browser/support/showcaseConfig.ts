@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { AGENT, BOARD_TOKEN, REPOSITORY } from "../../support/daemonConfig"
 import type { WorldConfig } from "./BoardWorld"
+import { CLAUDE_TASK_PROLOGUE } from "./claudeTaskPrologue"
 
 /** The file the Claude-shaped agent is written to, beside usine.yaml. */
 export const CLAUDE_AGENT_FILE = "claude-demo.mjs"
@@ -21,17 +22,7 @@ export const TASK_USAGE = {
 export const claudeAgentScript = () => `import { spawnSync } from "node:child_process"
 const usage = ${JSON.stringify(TASK_USAGE)}
 const demoAgent = ${JSON.stringify(readFileSync(AGENT, "utf8").replace(/^#!.*\n/, ""))}
-const emit = (event) => process.stdout.write(JSON.stringify(event) + "\\n")
-const line = await new Promise((resolve) => {
-  let buffered = ""
-  process.stdin.setEncoding("utf8")
-  process.stdin.on("data", (chunk) => {
-    buffered += chunk
-    const end = buffered.indexOf("\\n")
-    if (end >= 0) { process.stdin.destroy(); resolve(buffered.slice(0, end)) }
-  })
-})
-const prompt = JSON.parse(line).message.content.map((part) => part.text ?? "").join("")
+${CLAUDE_TASK_PROLOGUE}
 emit({ type: "system", subtype: "init", session_id: "demo-" + Date.now(), model: "claude-demo" })
 const env = { ...process.env }
 delete env.USINE_PROMPT_FILE
