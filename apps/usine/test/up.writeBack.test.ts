@@ -235,11 +235,20 @@ describe("usine up: write-back", () => {
         yield* Effect.promise(() =>
           sim.control.addLabels({ repo: REPOSITORY, number: canceled.number, labels: ["ready-for-agent"], actor: "carol" }))
         const canceledRun = yield* approve(canceled.number)
-        yield* github.labelled(canceled.number, ["agent-working"], 30)
+        // Canceled while its agent runs (8 s): waiting for the running label instead could miss that window under load.
+        yield* eventually("the Run to cancel is running", Effect.map(runOf(canceledRun), (view) =>
+          Option.liftPredicate(view, (v) => v.run.state === "Running")), 60)
         yield* board(url, `/runs/${canceledRun}/cancel`, "POST")
-        yield* github.labelled(canceled.number, [], 30)
+        // Write-backs go in the Run's order: once the comment says canceled, the running label was put on and taken off.
         const comments = yield* eventually("the canceled Run's comment says canceled", Effect.map(github.commentsOf(canceled.number), (list) =>
           Option.liftPredicate(list, (l) => l.some((c) => c.body.includes("was canceled")))), 30)
+        yield* github.labelled(canceled.number, [], 30)
+        const events = yield* github.gh<ReadonlyArray<{ event: string; label?: { name: string } }>>(`/issues/${canceled.number}/events`)
+        assert.deepStrictEqual(
+          events.filter((e) => e.label?.name === "agent-working").map((e) => e.event),
+          ["labeled", "unlabeled"],
+          "running put the label on, canceled took it off"
+        )
         assert.strictEqual(comments.length, 1, "one comment, edited from running to canceled")
         assert.include(comments[0]!.body, "was canceled (OperatorCanceled)")
         assert.strictEqual((yield* runOf(canceledRun)).run.state, "Canceled")
