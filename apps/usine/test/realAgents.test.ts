@@ -13,8 +13,11 @@ import { pushedBranch } from "./realAgents/pushedBranch"
 const FIX = demoModelScripts.fixPunctuation
 const after = (...faults: ModelScript["turns"]): ModelScript => ({ turns: [...faults, ...FIX.turns] })
 
-// The Loop's stall limit. LoopConfig accepts whole minutes only, so the stall scenario costs a real minute.
+// The stall scenario's limit: half a minute of silence costs the test half a real minute.
 const STALL_MINUTES = 0.5
+// Every other Loop's: far past the longest silence of a working Pi (its start, a `node --test` tool call) on a loaded
+// machine, so only the stall scenario can stall.
+const WORKING_STALL_MINUTES = 5
 
 // How long the scripted provider's 429 says to wait: long against an Attempt's ending, short against the test's bounds.
 const RATE_LIMIT_RESET_SECONDS = 15
@@ -26,7 +29,7 @@ const world = Layer.scoped(
   realAgentWorld({
     harness: "pi",
     command: [process.execPath, PI_CLI],
-    stallMinutes: STALL_MINUTES,
+    stallMinutes: WORKING_STALL_MINUTES,
     scenarios: [
       { name: "fix", title: "slugify keeps punctuation", script: FIX },
       // Pi tries twice per session (its project settings): both requests of Attempt 1 meet the fault.
@@ -38,7 +41,12 @@ const world = Layer.scoped(
         script: after({ fault: "429", retryAfter: RATE_LIMIT_RESET_SECONDS, times: 2 })
       },
       { name: "cut", title: "slugify keeps punctuation, on a stream that breaks", script: after({ fault: "cut", times: 2 }) },
-      { name: "hang", title: "slugify keeps punctuation, on a model that stops answering", script: after({ fault: "hang" }) },
+      {
+        name: "hang",
+        title: "slugify keeps punctuation, on a model that stops answering",
+        script: after({ fault: "hang" }),
+        stallMinutes: STALL_MINUTES
+      },
       { name: "dead", title: "slugify keeps punctuation, with no model to ask" }
     ]
   })
@@ -118,7 +126,7 @@ describe("the real Pi CLI through the daemon, on scripted models", () => {
         const hold = yield* w.ledger.agentHold("pi-rate-limited")
         assert.isTrue(Option.isSome(hold) && hold.value.until === retryAt, "the engine held the Agent until the reset")
         assert.isAtLeast(second?.startedAt ?? 0, retryAt, "the next Attempt waited for the reset")
-        assert.strictEqual(second?.outcome?._tag, "Succeeded")
+        assert.strictEqual(second?.outcome?._tag, "Succeeded", JSON.stringify(second))
         assert.deepStrictEqual(rest, [])
         assert.strictEqual(run.state, "Succeeded")
       }), 120_000)

@@ -19,6 +19,8 @@ export interface Scenario {
   readonly title: string
   /** The scripted model behind the Agent; absent: a dead endpoint. */
   readonly script?: ModelScript
+  /** This Loop's stall limit, where it is not the world's. */
+  readonly stallMinutes?: number
 }
 
 /** Pi's documented project settings, in the sample repository: one quick retry of its own instead of 3 + 2 per request. */
@@ -44,6 +46,7 @@ export const realAgentWorld = (options: {
   /** Fixed environment values every Agent gets (a CLI's documented retry setting). */
   readonly agentEnv?: Readonly<Record<string, string>>
   readonly scenarios: ReadonlyArray<Scenario>
+  /** Every Loop's stall limit but where a scenario names its own. */
   readonly stallMinutes: number
 }) =>
   Effect.gen(function* () {
@@ -71,7 +74,8 @@ export const realAgentWorld = (options: {
       loops.push({
         name: scenario.name,
         agent: `${options.harness}-${scenario.name}`,
-        baseUrl: model?.baseUrl ?? (yield* deadEndpoint)
+        baseUrl: model?.baseUrl ?? (yield* deadEndpoint),
+        stallMinutes: scenario.stallMinutes ?? options.stallMinutes
       })
     }
 
@@ -88,7 +92,6 @@ export const realAgentWorld = (options: {
         command: options.command,
         ...(options.agentEnv === undefined ? {} : { agentEnv: options.agentEnv }),
         keyVariable: "USINE_TEST_MODEL_KEY",
-        stallMinutes: options.stallMinutes,
         loops
       })
     )

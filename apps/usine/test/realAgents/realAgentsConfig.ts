@@ -5,13 +5,14 @@ export interface RealAgentLoop {
   readonly name: string
   readonly agent: string
   readonly baseUrl: string
+  readonly stallMinutes: number
 }
 
 const list = (words: ReadonlyArray<string>) => `[${words.map((w) => JSON.stringify(w)).join(", ")}]`
 
 /**
  * A usine.yaml with a real agent CLI per Loop, each Agent pointed at a model endpoint through `provider`: every
- * Loop starts without approval, verifies with the sample project's tests, and stalls after `stall_minutes`.
+ * Loop starts without approval, verifies with the sample project's tests, and stalls after its own `stall_minutes`.
  */
 export const realAgentsConfig = (options: {
   readonly apiUrl: string
@@ -22,7 +23,6 @@ export const realAgentsConfig = (options: {
   readonly command: ReadonlyArray<string>
   readonly agentEnv?: Readonly<Record<string, string>>
   readonly keyVariable: string
-  readonly stallMinutes: number
   readonly loops: ReadonlyArray<RealAgentLoop>
 }) => `github:
   token: ${options.token}
@@ -53,5 +53,5 @@ loops:${options.loops.map((loop) => `
     approval: none
     retry_backoff: [1s]
     verify: ["node --test"]
-    stall_minutes: ${options.stallMinutes}`).join("")}
+    stall_minutes: ${loop.stallMinutes}`).join("")}
 `
