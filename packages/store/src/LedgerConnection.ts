@@ -62,7 +62,15 @@ export const buildCapturing = <ROut, E>(filename: string, layer: Layer.Layer<ROu
     )
   })
 
-/** `transact` over `db`, the connection behind `sql` (not the ledger's wrapper: it reserves the bare client). */
+/**
+ * `transact` over `db`, the connection behind `sql` (not the ledger's wrapper: it reserves the bare client).
+ *
+ * The body, BEGIN and COMMIT run in one synchronous step, so no other fiber's statement can come between them. The
+ * client's semaphore only keeps its transactions, which span several steps, from interleaving. Each of those starts
+ * with BEGIN, so a connection that is not in a transaction has none of them open: the step runs at once, without
+ * reserving the connection (ADR 0080). A connection in a transaction waits for it to end through the client's
+ * reservation, unless that transaction is the caller's own: then it is none at once.
+ */
 export const makeLedgerConnection = (
   db: RawConnection,
   sql: SqlClient.SqlClient,
@@ -71,34 +79,36 @@ export const makeLedgerConnection = (
   const begin = db.prepare("BEGIN IMMEDIATE")
   const commit = db.prepare("COMMIT")
   const rollback = db.prepare("ROLLBACK")
-  const once = <A>(body: () => Option.Option<A>) =>
-    Effect.scoped(Effect.flatMap(sql.reserve, () =>
-      Effect.flatMap(Clock.clockWith(Effect.succeed), (clock) =>
-        Effect.try({
-          try: () => {
-            const start = clock.unsafeCurrentTimeNanos()
-            try {
-              begin.run()
-              const result = body()
-              ;(Option.isSome(result) ? commit : rollback).run()
-              return result
-            } catch (error) {
-              if (db.inTransaction) rollback.run()
-              throw error
-            } finally {
-              writes.observe(Number(clock.unsafeCurrentTimeNanos() - start) / 1e9)
-            }
-          },
-          catch: (cause) => new SqlError({ cause, message: "Failed to run the ledger transaction" })
-        }))
-    ))
+  const step = <A>(clock: Clock.Clock, body: () => Option.Option<A>) =>
+    Effect.try({
+      try: () => {
+        const start = clock.unsafeCurrentTimeNanos()
+        try {
+          begin.run()
+          const result = body()
+          ;(Option.isSome(result) ? commit : rollback).run()
+          return result
+        } catch (error) {
+          if (db.inTransaction) rollback.run()
+          throw error
+        } finally {
+          writes.observe(Number(clock.unsafeCurrentTimeNanos() - start) / 1e9)
+        }
+      },
+      catch: (cause) => new SqlError({ cause, message: "Failed to run the ledger transaction" })
+    })
+  const reserved = <A>(clock: Clock.Clock, body: () => Option.Option<A>) =>
+    Effect.scoped(Effect.flatMap(sql.reserve, () => step(clock, body)))
+  const once = <A>(body: () => Option.Option<A>): Effect.Effect<Option.Option<A>, SqlError> =>
+    Effect.clockWith((clock) =>
+      !db.inTransaction
+        ? step(clock, body)
+        : Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (outer) =>
+          Option.isSome(outer) ? Effect.succeed(Option.none<A>()) : reserved(clock, body)))
   return {
     prepare: (source) => db.prepare(source),
+    // The retry's machinery is built only once SQLite has answered busy: the common claim never needs it.
     transact: <A>(body: () => Option.Option<A>) =>
-      Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (outer) =>
-        Option.isSome(outer)
-          ? Effect.succeed(Option.none<A>())
-          // The retry's machinery is built only once SQLite has answered busy: the common claim never needs it.
-          : Effect.orDie(Effect.catchIf(once(body), isBusy, () => retryWhileBusy(Effect.delay(once(body), BUSY_FIRST_PAUSE)))))
+      Effect.orDie(Effect.catchIf(once(body), isBusy, () => retryWhileBusy(Effect.delay(once(body), BUSY_FIRST_PAUSE))))
   }
 }
