@@ -124,11 +124,22 @@ describe("usine up: write-back", () => {
 
         const comments = yield* eventually(
           "one comment links the Run and its pull request",
-          Effect.map(gh<ReadonlyArray<{ body: string }>>(`/issues/${good.number}/comments`), (list) =>
+          Effect.map(gh<ReadonlyArray<{ id: number; body: string }>>(`/issues/${good.number}/comments`), (list) =>
             Option.liftPredicate(list, (l) => l.length === 1 && l[0]!.body.includes("succeeded")))
         )
         assert.match(comments[0]!.body, /Run \[`[^`]+`\]\(http:\/\/127\.0\.0\.1:\d+\/runs\/[^)]+\) succeeded/)
         assert.include(comments[0]!.body, `Pull request: #${pull.number}`)
+        // Edited in place: GitHub was asked to create one comment, then to edit that same comment as the Run moved.
+        const writes = (yield* Effect.promise(() => sim.control.requestLog())).filter((r) => r.method !== "GET" && r.path.includes("comments"))
+        const commentId = comments[0]!.id
+        assert.deepStrictEqual(
+          writes.filter((r) => r.method === "POST").map((r) => [r.path, r.status]),
+          [[`/repos/${REPOSITORY}/issues/${good.number}/comments`, 201]],
+          "one comment created"
+        )
+        const edits = writes.filter((r) => r.method === "PATCH")
+        assert.isAtLeast(edits.length, 1, "then edited")
+        for (const edit of edits) assert.strictEqual(edit.path, `/repos/${REPOSITORY}/issues/comments/${commentId}`)
 
         yield* Effect.promise(() => sim.control.mergePullRequest({ repo: REPOSITORY, number: pull.number }))
         const closed = yield* gh<Issue>(`/issues/${good.number}`)
