@@ -66,11 +66,12 @@ export const serveDaemon = <E, R>(options: {
           Effect.forkScoped
         )
       yield* background("waking held runs", wakeHeldRuns)
-      yield* background("polling", Context.get(services, PollingTriggers).run)
+      const triggers = Context.get(services, PollingTriggers)
+      yield* background("polling", triggers.run)
       yield* background("schedules", Context.get(services, ScheduleTriggers).run)
       yield* background("the configuration watcher", watchConfig(plan.configFile))
       yield* background("notifications", notifyLoop)
-      yield* background("write-back", writeBackLoop(plan.login))
+      yield* background("write-back", writeBackLoop(plan.login, triggers.hint))
       for (const warning of trustWarnings(plan.config)) yield* Effect.logWarning(warning)
       yield* Effect.logInfo(`usine is up as ${plan.login}; the board is at ${board.origin}/`).pipe(
         Effect.annotateLogs({ board: `${board.origin}/`, ledger: plan.ledgerFile })

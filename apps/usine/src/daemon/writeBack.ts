@@ -1,7 +1,7 @@
 import { Clock, Duration, Effect } from "effect"
 import type { ItemLoop } from "@usine/core/config/CompiledLoop"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
-import { PollingTriggers } from "@usine/triggers/PollingTriggers"
+import type { Hint } from "@usine/triggers/Hints"
 import { WriteBack, type WriteBackRequest } from "@usine/github/WriteBack"
 import { WRITE_BACK_MARKER } from "@usine/triggers/contextFields"
 import { type PendingWriteBack, WriteBackOutbox } from "@usine/store/WriteBackOutbox"
@@ -61,13 +61,13 @@ const requestOf = (config: UsineConfig, loop: ItemLoop, pending: PendingWriteBac
  * and the due ones are applied through the throttled client: the Item's status labels, the pull request's labels and
  * reviewers, the Item's one comment. The Item is then read again at once, so the Board's columns follow. A failed
  * write is tried again later, given up after `WRITE_BACK_MAX_TRIES`, and kept on the Run; it never changes the Run.
- * `self` is usine's GitHub account, never asked to review its own pull request.
+ * `self` is usine's GitHub account, never asked to review its own pull request; `reread` asks the triggers to read
+ * a written Item again now (`PollingTriggers.hint`).
  */
-export const writeBackLoop = (self: string) => Effect.gen(function* () {
+export const writeBackLoop = (self: string, reread: (item: Hint) => Effect.Effect<unknown>) => Effect.gen(function* () {
   const outbox = yield* WriteBackOutbox
   const state = yield* ConfigState
   const writer = yield* WriteBack
-  const triggers = yield* PollingTriggers
   const cycle = Effect.gen(function* () {
     yield* outbox.advance
     const config = yield* state.get
@@ -82,7 +82,7 @@ export const writeBackLoop = (self: string) => Effect.gen(function* () {
           yield* outbox.rememberComment(pending.repository, pending.number, applied.right.commentId)
         }
         yield* outbox.done(pending.id, now, applied?._tag === "Right" ? applied.right.notes : [])
-        if (applied !== undefined) yield* triggers.hint({ repository: pending.repository, number: pending.number })
+        if (applied !== undefined) yield* reread({ repository: pending.repository, number: pending.number })
       } else {
         const tries = pending.tries + 1
         const retryAt = retryAtAfter(tries, now)
