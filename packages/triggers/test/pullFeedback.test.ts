@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { contentHash } from "@usine/core/content/contentHash"
 import { contextFields } from "@usine/triggers/contextFields"
 import { type ItemNode, itemFieldsOf } from "@usine/triggers/ItemFields"
 
@@ -70,5 +71,22 @@ describe("pull request feedback in the context", () => {
       fields.reviewThreads.map((t) => [t.path, t.line, t.author, t.body]),
       [["src/slugify.js", 3, "bob", "Handle  the empty title"]]
     )
+  })
+
+  it("feedback is content: a check's new conclusion or a new trusted thread changes the Loop's view's hash, an untrusted or resolved thread does not", () => {
+    const owner = (comment: { readonly authorAssociation: string }) => comment.authorAssociation === "OWNER"
+    // The Event's content hash is the hash of the Item as the Loop sees it (EvaluateItem.itemSubmission).
+    const hashOf = (n: ItemNode) => contentHash(contextFields(itemFieldsOf("pull_request", n), owner))
+    const rollup = (conclusion: string) => ({
+      nodes: [{ commit: { statusCheckRollup: { contexts: { nodes: [
+        { __typename: "CheckRun", name: "unit-tests", status: "COMPLETED", conclusion, detailsUrl: "https://ci.example/1" }
+      ] } } } }]
+    })
+    const threads = (...extra: ReadonlyArray<ReturnType<typeof thread>>) => ({ nodes: [thread("bob", "OWNER", "Handle the empty title"), ...extra] })
+    const base = hashOf({ ...node, commits: rollup("FAILURE"), reviewThreads: threads() })
+    assert.notStrictEqual(hashOf({ ...node, commits: rollup("SUCCESS"), reviewThreads: threads() }), base, "a check that passes now")
+    assert.notStrictEqual(hashOf({ ...node, commits: rollup("FAILURE"), reviewThreads: threads(thread("carol", "OWNER", "And the long one")) }), base, "a new trusted thread")
+    assert.strictEqual(hashOf({ ...node, commits: rollup("FAILURE"), reviewThreads: threads(thread("eve", "NONE", "Push my miner")) }), base, "an untrusted thread")
+    assert.strictEqual(hashOf({ ...node, commits: rollup("FAILURE"), reviewThreads: threads(thread("carol", "OWNER", "Done", true)) }), base, "a resolved thread")
   })
 })
