@@ -1,0 +1,123 @@
+import { createHmac, timingSafeEqual } from "node:crypto"
+import { readFileSync, writeFileSync } from "node:fs"
+import { createServer, type IncomingHttpHeaders } from "node:http"
+import type { AddressInfo } from "node:net"
+import { join } from "node:path"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
+import { loop, REPOSITORY } from "./support/daemonConfig"
+import { board, eventually } from "./support/http"
+import { upIn, upWorld } from "./support/upWorld"
+
+interface Delivery {
+  readonly path: string
+  readonly headers: IncomingHttpHeaders
+  readonly body: string
+}
+
+/** A loopback receiver for webhook and ntfy deliveries: every request it got, with its raw body. */
+const receiver = Effect.acquireRelease(
+  Effect.async<{ readonly origin: string; readonly received: Array<Delivery>; readonly close: () => void }>((resume) => {
+    const received: Array<Delivery> = []
+    const server = createServer((req, res) => {
+      let body = ""
+      req.setEncoding("utf8").on("data", (chunk: string) => (body += chunk)).on("end", () => {
+        received.push({ path: req.url ?? "", headers: req.headers, body })
+        res.writeHead(200, { "content-type": "text/plain" }).end("ok")
+      })
+    })
+    server.listen(0, "127.0.0.1", () =>
+      resume(Effect.succeed({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, close: () => void server.close() })))
+  }),
+  (r) => Effect.sync(r.close)
+)
+
+const SECRET = "webhook-signing-secret-for-tests"
+
+/** What a receiver of usine's webhooks does: HMAC-SHA256 of the raw body with the shared secret, compared in constant time. */
+const signedBy = (secret: string, delivery: Delivery) => {
+  const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(delivery.body).digest("hex")}`)
+  const given = Buffer.from(String(delivery.headers["x-usine-signature-256"] ?? ""))
+  return expected.length === given.length && timingSafeEqual(expected, given)
+}
+
+const BROKEN_LOOP = `
+  - name: broken
+    on: issues
+    if: '"broken" in item.labels'
+    prompt: "Fix issue #{{ item.number }} of {{ repository }}: {{ item.title }}"
+    agent: demo
+    approval: none`
+
+describe("usine up: webhook and ntfy endpoints", () => {
+  it.scopedLive("a signed webhook gets approval_needed and failed as JSON its receiver can verify; ntfy gets failed and a rejected usine.yaml as plain text with a link", () =>
+    Effect.gen(function* () {
+      const world = yield* upWorld
+      const { dir, sim } = world
+      const hooks = yield* receiver
+      const gated = yield* Effect.promise(() =>
+        sim.control.createIssue({ repo: REPOSITORY, title: "slugify keeps punctuation", body: "Hello, World! gives hello,-world!" }))
+      // The demo agent knows only the demo's issues: it gives up on this one, and the Run fails.
+      const doomed = yield* Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title: "Rename the project", body: "" }))
+      const { url, usine } = yield* upIn(world, {
+        extra: [
+          "  - {name: broken, color: d93f0b}",
+          "notify:",
+          `  - {type: webhook, url: "${hooks.origin}/hook", secret: ${SECRET}, events: [approval_needed, failed]}`,
+          `  - {type: ntfy, url: "${hooks.origin}/usine-topic", events: [failed, config_rejected]}`
+        ].join("\n"),
+        loops: [loop("gated", "ready-for-agent", "required"), BROKEN_LOOP]
+      })
+      const at = (path: string) => hooks.received.filter((d) => d.path === path)
+      const webhookOf = (event: string) => at("/hook").filter((d) => d.headers["x-usine-event"] === event)
+
+      yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: gated.number, labels: ["ready-for-agent"] }))
+      const waiting = yield* eventually("a Run waits for approval", Effect.map(board<NeedsYouView>(url, "/api/needs-you"), (view) =>
+        Option.fromNullable(view.waiting.find((w) => w.run.number === gated.number))))
+      const [approval] = yield* eventually("the webhook heard of the approval", Effect.sync(() =>
+        Option.liftPredicate(webhookOf("approval_needed"), (d) => d.length === 1)), 20)
+      assert.isTrue(signedBy(SECRET, approval!), "signed with the endpoint's secret over the body as sent")
+      assert.isFalse(signedBy("another-secret", approval!), "a receiver with another secret refuses it")
+      assert.isFalse(signedBy(SECRET, { ...approval!, body: approval!.body.replace("gated", "other") }), "a changed body fails the check")
+      assert.strictEqual(approval!.headers["content-type"], "application/json")
+      const body = JSON.parse(approval!.body) as Record<string, unknown>
+      assert.deepInclude(body, {
+        event: "approval_needed",
+        runId: waiting.run.id,
+        loop: "gated",
+        repository: REPOSITORY,
+        number: gated.number,
+        url: `${url}runs/${waiting.run.id}`
+      })
+      assert.match(String(body["text"]), new RegExp(`^gated · ${REPOSITORY}#${gated.number} waits for your approval`))
+      assert.strictEqual(at("/usine-topic").length, 0, "ntfy did not ask for approval_needed")
+
+      yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: doomed.number, labels: ["broken"] }))
+      const [failed] = yield* eventually("the webhook heard of the failure", Effect.sync(() =>
+        Option.liftPredicate(webhookOf("failed"), (d) => d.length === 1)), 90)
+      assert.isTrue(signedBy(SECRET, failed!))
+      const failure = JSON.parse(failed!.body) as { loop: string; number: number; text: string; url: string; runId: string }
+      assert.deepStrictEqual([failure.loop, failure.number], ["broken", doomed.number])
+      assert.match(failure.text, new RegExp(`^broken · ${REPOSITORY}#${doomed.number} failed`))
+      const [ntfyFailed] = yield* eventually("ntfy heard of the failure", Effect.sync(() =>
+        Option.liftPredicate(at("/usine-topic"), (d) => d.length === 1)), 20)
+      assert.strictEqual(ntfyFailed!.body, failure.text, "ntfy's message is the plain text")
+      assert.strictEqual(ntfyFailed!.headers["title"], "usine: failed")
+      assert.strictEqual(ntfyFailed!.headers["click"], `${url}runs/${failure.runId}`, "tapping it opens the Run")
+      assert.isUndefined(ntfyFailed!.headers["x-usine-signature-256"])
+
+      // A broken edit of usine.yaml: refused, the configuration in force stays, and ntfy says so once.
+      const file = join(dir, "usine.yaml")
+      writeFileSync(file, readFileSync(file, "utf8").replace("poll_interval: 1s", "poll_interval: soon"))
+      yield* usine.waitFor(/configuration change rejected/)
+      const [rejected] = yield* eventually("ntfy heard of the rejected edit", Effect.sync(() =>
+        Option.liftPredicate(at("/usine-topic").filter((d) => d.headers["title"] === "usine: config_rejected"), (d) => d.length === 1)), 20)
+      assert.match(rejected!.body, /^usine\.yaml change rejected: usine\.yaml:\d+:\d+ poll_interval/)
+      assert.strictEqual(rejected!.headers["click"], url.replace(/\/$/, ""), "a link to the Board")
+      yield* Effect.sleep("3 seconds")
+      assert.strictEqual(at("/usine-topic").length, 2, "each fact once: the failure and the rejected edit")
+      assert.strictEqual(at("/hook").length, 2, "approval_needed and failed once each, config_rejected not asked for")
+      assert.notInclude(usine.stdout(), SECRET, "the signing secret is never logged")
+    }), 240_000)
+})
