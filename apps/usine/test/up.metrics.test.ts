@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
@@ -5,6 +7,7 @@ import { BOARD_TOKEN, loop, REPOSITORY } from "./support/daemonConfig"
 import { board, eventually } from "./support/http"
 import { type PromFamily, parsePrometheus } from "./support/parsePrometheus"
 import { upIn, upWorld } from "./support/upWorld"
+import { CLAUDE_AGENT_FILE, claudeAgentScript, TASK_USAGE } from "./browser/support/showcaseConfig"
 
 const scrape = (url: string, headers: Record<string, string> = { authorization: `Bearer ${BOARD_TOKEN}` }) =>
   Effect.promise(() =>
@@ -93,5 +96,46 @@ describe("usine up: /metrics", () => {
         for (const [key, value] of before) assert.isAtLeast(after.get(key) ?? 0, value, `${key} went down`)
       }
       assert.notInclude(usine.stdout(), token)
+    }), 180_000)
+
+  it.scopedLive("spend and poll failures count what happened: an Agent's reported tokens and cost exactly; failed polls while GitHub fails, none once it answers, and Needs you follows", () =>
+    Effect.gen(function* () {
+      const world = yield* upWorld
+      const { dir, sim } = world
+      writeFileSync(join(dir, CLAUDE_AGENT_FILE), claudeAgentScript())
+      yield* Effect.promise(() => sim.control.createIssue({
+        repo: REPOSITORY, title: "slugify keeps punctuation", body: "Hello, World! gives hello,-world!", labels: ["ready-for-agent"]
+      }))
+      const { usine, url } = yield* upIn(world, {
+        loops: [loop("spend", "ready-for-agent", "none").replace("agent: demo", "agent: claude-demo")],
+        edit: (yaml) => yaml.replace("agents:\n", `agents:\n  claude-demo:\n    harness: claude\n    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(join(dir, CLAUDE_AGENT_FILE))}]\n`)
+      })
+      yield* usine.waitFor(/msg="attempt 1 succeeded/, "90 seconds")
+      const spent = yield* eventually("the Attempt's usage is scraped", Effect.map(scrape(url), (answer) =>
+        Option.liftPredicate(parsePrometheus(answer.text), (f) => valueOf(f, "usine_cost_usd_total", { loop: "spend" }) > 0)))
+      const usage = TASK_USAGE.punctuation
+      const tokens = (kind: string) => valueOf(spent, "usine_tokens_total", { loop: "spend", agent: "claude-demo", kind })
+      assert.deepStrictEqual(
+        [tokens("input"), tokens("output"), tokens("cached_input")],
+        [usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens, usage.output_tokens, usage.cache_read_input_tokens],
+        "the tokens the agent's result reported, by kind (input counts cached input too, as Codex reports it)"
+      )
+      assert.closeTo(valueOf(spent, "usine_cost_usd_total", { loop: "spend", agent: "claude-demo" }), usage.total_cost_usd, 1e-9)
+
+      // GitHub fails the issue listing for a while: each cycle in that while is one failed poll of the repository.
+      const failuresOf = (f: ReadonlyArray<PromFamily>) => valueOf(f, "usine_poll_failures_total", { repository: REPOSITORY })
+      const cyclesOf = (f: ReadonlyArray<PromFamily>) => valueOf(f, "usine_poll_cycle_duration_seconds", {})
+      assert.strictEqual(failuresOf(spent), 0, "no poll failed yet")
+      yield* Effect.promise(() => sim.control.setFault({ method: "GET", path: `/repos/${REPOSITORY}/issues`, status: 404 }))
+      const failing = yield* eventually("three polls failed", Effect.map(scrape(url), (answer) =>
+        Option.liftPredicate(parsePrometheus(answer.text), (f) => failuresOf(f) >= 3)), 60)
+      const shown = yield* board<NeedsYouView>(url, "/api/needs-you")
+      assert.isTrue(shown.pollFailures.some((f) => f.repository === REPOSITORY && f.message.startsWith("poll failed")), "the failing poll is on Needs you")
+      yield* Effect.promise(() => sim.control.clearFaults())
+      const healed = yield* eventually("a poll cycle after the fault", Effect.map(scrape(url), (answer) =>
+        Option.liftPredicate(parsePrometheus(answer.text), (f) => cyclesOf(f) >= cyclesOf(failing) + 2)), 60)
+      assert.isAtMost(failuresOf(healed) - failuresOf(failing), 1, "failures stop once GitHub answers (one cycle may have been under way)")
+      const needsYou = yield* board<NeedsYouView>(url, "/api/needs-you")
+      assert.isFalse(needsYou.pollFailures.some((f) => f.repository === REPOSITORY), "the poll failure clears from Needs you once a poll succeeds")
     }), 180_000)
 })

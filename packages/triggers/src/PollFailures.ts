@@ -27,6 +27,13 @@ export class PollFailures extends Effect.Service<PollFailures>()("usine/PollFail
           Effect.annotateLogs({ repository: failure.repository, loop: failure.loop ?? "", item: failure.item ?? "" })
         )
       }),
+      /**
+       * A repository polled well: its own failures recorded before `since` (a failed poll, a failed label preflight)
+       * are over and leave Needs you. A Loop's or an Item's failure stays; a failure recorded since is this poll's.
+       */
+      resolved: (repository: string, since: number) =>
+        Ref.update(failures, (list) =>
+          list.filter((f) => !(f.repository === repository && f.loop === undefined && f.item === undefined && f.at < since))),
       /** The failures kept, newest first. */
       recent: Ref.get(failures)
     }

@@ -49,7 +49,8 @@ export class PollingTriggers extends Effect.Service<PollingTriggers>()("usine/Po
     const status = yield* Ref.make({ cycles: 0, lastCycleAt: undefined as number | undefined, nextPollAt: undefined as number | undefined })
 
     const pollRepository = (repository: string) =>
-      poller.poll(repository).pipe(
+      Effect.flatMap(Clock.currentTimeMillis, (startedAt) => poller.poll(repository).pipe(
+        Effect.tap(() => failures.resolved(repository, startedAt)),
         Effect.map(Either.right),
         Effect.catchAllCause((cause) =>
           Cause.isInterruptedOnly(cause)
@@ -60,7 +61,7 @@ export class PollingTriggers extends Effect.Service<PollingTriggers>()("usine/Po
               )
         ),
         Effect.map((result) => ({ repository, result }))
-      )
+      ))
 
     /** One cycle: every repository, four at a time; a failed repository keeps its cursor and the others go on. */
     const pollOnce = Effect.fn("PollingTriggers.pollOnce")(function* () {

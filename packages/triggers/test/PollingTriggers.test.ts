@@ -55,6 +55,7 @@ describe("PollingTriggers", () => {
       const first = yield* Queue.take(cycles)
       const widgets = first.repositories.find((r) => r.repository === REPOSITORY)!
       assert.isTrue(Either.isLeft(widgets.result))
+      assert.deepStrictEqual((yield* Effect.flatMap(PollFailures, (f) => f.recent)).map((f) => f.repository), [REPOSITORY], "on Needs you")
       assert.include(Either.getLeft(widgets.result).pipe((l) => (l._tag === "Some" ? l.value : "")), "rate limit")
       assert.strictEqual((yield* asleepAfter(1)).nextPollAt, 120_000, "Retry-After, not the 30 s poll_interval")
       yield* clearRequestLog
@@ -68,7 +69,7 @@ describe("PollingTriggers", () => {
       assert.strictEqual((yield* Effect.flatMap(Submitted, (s) => s.get)).length, 1)
       assert.strictEqual((yield* asleepAfter(2)).nextPollAt, 150_000, "back to poll_interval")
       const failures = yield* Effect.flatMap(PollFailures, (f) => f.recent)
-      assert.deepStrictEqual(failures.map((f) => f.repository), [REPOSITORY])
+      assert.deepStrictEqual(failures, [], "a poll that went well clears its repository's failure from Needs you")
     }).pipe(Effect.provide(world))
   )
 
