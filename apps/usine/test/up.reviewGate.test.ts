@@ -24,6 +24,12 @@ if grep -q "with tests" "$USINE_PROMPT_FILE"; then echo "the change has its test
 else echo "JUDGE-WANTS-TESTS: the change has no tests"; echo "VERDICT: feedback"; fi
 `
 
+/** A judge that is never satisfied. */
+const NEVER_PLEASED = `#!/bin/sh
+echo "NEVER-PLEASED: not yet"
+echo "VERDICT: feedback"
+`
+
 const gateLoop = (name: string, label: string, keys: string) => `
   - name: ${name}
     on: issues
@@ -34,13 +40,13 @@ ${keys}`
 
 /** The world with the writer and judge agents declared; their scripts in the daemon's folder. */
 const agentsIn = (dir: string) => (yaml: string) => {
-  for (const [file, text] of [["writer.sh", WRITER], ["judge.sh", JUDGE]] as const) {
+  for (const [file, text] of [["writer.sh", WRITER], ["judge.sh", JUDGE], ["never.sh", NEVER_PLEASED]] as const) {
     writeFileSync(join(dir, file), text)
     chmodSync(join(dir, file), 0o755)
   }
   return yaml.replace(
     "agents:\n",
-    `agents:\n  writer: {harness: command, command: [sh, ${JSON.stringify(join(dir, "writer.sh"))}]}\n  judge: {harness: command, command: [sh, ${JSON.stringify(join(dir, "judge.sh"))}]}\n`
+    `agents:\n  writer: {harness: command, command: [sh, ${JSON.stringify(join(dir, "writer.sh"))}]}\n  judge: {harness: command, command: [sh, ${JSON.stringify(join(dir, "judge.sh"))}]}\n  never: {harness: command, command: [sh, ${JSON.stringify(join(dir, "never.sh"))}]}\n`
   )
 }
 
@@ -159,5 +165,32 @@ describe("usine up: the pull-request gate and the judge", () => {
         headers: { authorization: `Bearer ${token}` }
       })
       assert.strictEqual(pulls.length, 1)
+    }), 240_000)
+
+  it.scopedLive("a judge that still asks for changes when verify_rounds are spent fails the Run as the agent's, with its reasoning, and opens no pull request", () =>
+    Effect.gen(function* () {
+      const world = yield* upWorld
+      const { dir, sim, token } = world
+      const issue = yield* Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title: "judged forever", body: "please" }))
+      const { url } = yield* upIn(world, {
+        loops: [gateLoop("picky", "ready-for-agent", "    approval: none\n    judge: never\n    verify_rounds: 1")],
+        edit: agentsIn(dir)
+      })
+      yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: issue.number, labels: ["ready-for-agent"] }))
+      const runId = yield* eventually(
+        "a Run opens",
+        Effect.map(board<{ page: { runs: ReadonlyArray<{ id: string }> } }>(url, "/api/runs"), (view) => Option.fromNullable(view.page.runs[0]?.id)),
+        60
+      )
+      const failed = yield* eventually("the Run fails", stateIs(url, runId, "Failed"), 120)
+      assert.strictEqual(failed.attempts.length, 1, "the judge's last word is the agent's failure: no automatic retry")
+      const lines = failed.transcript.lines.map((l) => l.text)
+      assert.strictEqual(lines.filter((l) => l === "prompt follows").length, 2, "the first turn and one feedback round")
+      assert.strictEqual(lines.filter((l) => l.startsWith("judge never: feedback\nNEVER-PLEASED")).length, 2, "a verdict on each turn")
+      assert.include(JSON.stringify(failed), "the judge never still asks for changes after 1 feedback round")
+      const pulls = yield* json<ReadonlyArray<{ number: number }>>(`${sim.url}/repos/${REPOSITORY}/pulls?state=all`, {
+        headers: { authorization: `Bearer ${token}` }
+      })
+      assert.strictEqual(pulls.length, 0, "nothing the judge refused is offered for review")
     }), 240_000)
 })
