@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { BoardView } from "@usine/board/BoardViews/boardView"
@@ -15,6 +16,15 @@ interface RunsJson {
   readonly page: { readonly runs: ReadonlyArray<{ readonly id: string; readonly loop: string; readonly state: string; readonly number: number }> }
 }
 
+/** Relative luminance (WCAG) of a computed `rgb(r, g, b)` colour. */
+const luminance = (rgb: string) => {
+  const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((c) => {
+    const v = Number(c) / 255
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4
+  })
+  return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0)
+}
+
 /** A PNG of a 1280×800 viewport stays small enough to commit. */
 const MAX_BYTES = 400_000
 
@@ -22,7 +32,7 @@ const suite = chromiumMissing === undefined ? "screenshots of every page in Chro
 
 describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(suite, () => {
   layer(ShowcaseWorldLive, { timeout: "90 seconds", excludeTestServices: true })((it) => {
-    it.scoped("every page, with a succeeded Run and its change, a waiting approval, a failed Run and CI on cards, in light and dark", () =>
+    it.scoped("every page, with a succeeded Run and its change, a waiting approval, a failed Run, usage and CI on cards, in light and dark: pictured, axe-clean, dark really dark, none scrolling sideways on a phone", () =>
       Effect.gen(function* () {
         const { browser, sim, url } = yield* BoardWorld
         const open = (title: string, body: string, labels: ReadonlyArray<string>) =>
@@ -87,6 +97,8 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
           ["login", "login", '[data-testid="login"]']
         ] as const
         const sizes: Array<string> = []
+        const violations: Array<string> = []
+        const schemes: Array<string> = []
         for (const scheme of ["light", "dark"] as const) {
           for (const [name, path, content] of pages) {
             yield* Effect.scoped(Effect.gen(function* () {
@@ -101,10 +113,40 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
               const { bytes, file } = yield* screen(page, `${name}-${scheme}`)
               assert.isBelow(bytes, MAX_BYTES, file)
               sizes.push(`${name}-${scheme} ${Math.round(bytes / 1024)} KiB`)
+              // The page's own colours follow the scheme: dark text on a light ground, then the other way round.
+              const [bg, fg] = yield* step(() => page.evaluate<[string, string]>(
+                "[getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.documentElement).color]"))
+              const light = luminance(bg) > 0.7 && luminance(fg) < 0.1
+              const dark = luminance(bg) < 0.05 && luminance(fg) > 0.5
+              if (!(scheme === "light" ? light : dark)) schemes.push(`${name} in ${scheme}: background ${bg}, text ${fg}`)
+              // With its data in: the Run's change, Usage's chart, cards with CI.
+              const result = yield* step(() => new AxeBuilder({ page }).analyze())
+              for (const v of result.violations) {
+                if (v.impact === "serious" || v.impact === "critical") {
+                  violations.push(`${name} in ${scheme}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`)
+                }
+              }
               yield* noProblems(tab)
             }))
           }
         }
+        assert.deepStrictEqual(schemes, [], "every page follows the colour scheme")
+        assert.deepStrictEqual(violations, [], "axe finds no serious or critical violation")
+
+        const wide: Array<string> = []
+        for (const [name, path, content] of pages) {
+          yield* Effect.scoped(Effect.gen(function* () {
+            const tab = yield* scopedPage(browser)
+            const { page } = tab
+            yield* step(() => page.setViewportSize({ width: 390, height: 844 }))
+            yield* step(() => page.goto(`${url}${path}`))
+            yield* step(() => page.locator(content).first().waitFor({ state: "attached" }))
+            const over = yield* step(() => page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+            if (over > 0) wide.push(`${name}: ${over} px too wide`)
+            yield* noProblems(tab)
+          }))
+        }
+        assert.deepStrictEqual(wide, [], "no page scrolls sideways at 390 px, the Run's change and Usage's chart included")
         console.log(`screenshots: ${sizes.join(", ")}`)
       }), 300_000)
   })
