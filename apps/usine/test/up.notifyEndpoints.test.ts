@@ -6,6 +6,7 @@ import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
+import { CLAUDE_AGENT_FILE, claudeAgentScript } from "./browser/support/showcaseConfig"
 import { loop, REPOSITORY } from "./support/daemonConfig"
 import { board, eventually } from "./support/http"
 import { upIn, upWorld } from "./support/upWorld"
@@ -50,7 +51,7 @@ const BROKEN_LOOP = `
     agent: demo
     approval: none`
 
-describe("usine up: webhook and ntfy endpoints", () => {
+describe("usine up: notification endpoints and events", () => {
   it.scopedLive("a signed webhook gets approval_needed and failed as JSON its receiver can verify; ntfy gets failed and a rejected usine.yaml as plain text with a link", () =>
     Effect.gen(function* () {
       const world = yield* upWorld
@@ -119,5 +120,63 @@ describe("usine up: webhook and ntfy endpoints", () => {
       assert.strictEqual(at("/usine-topic").length, 2, "each fact once: the failure and the rejected edit")
       assert.strictEqual(at("/hook").length, 2, "approval_needed and failed once each, config_rejected not asked for")
       assert.notInclude(usine.stdout(), SECRET, "the signing secret is never logged")
+    }), 240_000)
+
+  it.scopedLive("cap_reached and parked reach a webhook once each: a Loop past its daily tokens holds its next Run, an Item that made no progress parks its next Run", () =>
+    Effect.gen(function* () {
+      const world = yield* upWorld
+      const { dir, sim } = world
+      const hooks = yield* receiver
+      writeFileSync(join(dir, CLAUDE_AGENT_FILE), claudeAgentScript())
+      const issue = (title: string, body: string) => Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title, body }))
+      const label = (number: number, name: string) =>
+        Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number, labels: [name] }))
+      const spender = yield* issue("slugify keeps punctuation", "Hello, World! gives hello,-world!")
+      const held = yield* issue("Add deslugify", "The inverse of slugify.")
+      const stuck = yield* issue("Rename the project", "To widgets.")
+      const { url } = yield* upIn(world, {
+        extra: [
+          "  - {name: capped, color: d93f0b}",
+          "  - {name: stuck, color: d93f0b}",
+          "notify:",
+          `  - {type: webhook, url: "${hooks.origin}/hook", secret: ${SECRET}, events: [cap_reached, parked]}`
+        ].join("\n"),
+        loops: [
+          // The Claude-shaped agent reports 17,780 tokens a Run: one Run spends the day's 1,000.
+          `${loop("capped", "capped", "none").replace("agent: demo", "agent: claude-demo")}\n    budget: {daily_tokens: 1000}`,
+          // The demo agent gives up on this issue: one Attempt without progress parks the Item.
+          `${loop("stuck", "stuck", "none")}\n    max_no_progress: 1`
+        ],
+        edit: (yaml) => yaml.replace("agents:\n", `agents:\n  claude-demo:\n    harness: claude\n    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(join(dir, CLAUDE_AGENT_FILE))}]\n`)
+      })
+      type Runs = { page: { runs: ReadonlyArray<{ id: string; number?: number; state: string }> } }
+      const runsOf = (number: number) => Effect.map(board<Runs>(url, "/api/runs"), (r) => r.page.runs.filter((x) => x.number === number))
+      const eventOf = (event: string) => hooks.received.filter((d) => d.headers["x-usine-event"] === event)
+
+      yield* label(spender.number, "capped")
+      yield* label(stuck.number, "stuck")
+      yield* eventually("the spending Run succeeds", Effect.map(runsOf(spender.number), (runs) =>
+        Option.liftPredicate(runs, (r) => r.some((x) => x.state === "Succeeded"))), 90)
+      yield* eventually("the stuck Run fails", Effect.map(runsOf(stuck.number), (runs) =>
+        Option.liftPredicate(runs, (r) => r.some((x) => x.state === "Failed"))), 90)
+
+      yield* label(held.number, "capped")
+      // New content on the parked Item opens a Run, which the park holds.
+      yield* Effect.promise(() => sim.control.updateIssue({ repo: REPOSITORY, number: stuck.number, body: "To widgets, please." }))
+      const [capped] = yield* eventually("the webhook heard of the cap", Effect.sync(() =>
+        Option.liftPredicate(eventOf("cap_reached"), (d) => d.length >= 1)), 60)
+      const [parked] = yield* eventually("the webhook heard of the park", Effect.sync(() =>
+        Option.liftPredicate(eventOf("parked"), (d) => d.length >= 1)), 60)
+      for (const delivery of [capped!, parked!]) assert.isTrue(signedBy(SECRET, delivery))
+      const cap = JSON.parse(capped!.body) as { loop: string; number: number; text: string; runId: string }
+      assert.deepStrictEqual([cap.loop, cap.number], ["capped", held.number])
+      assert.match(cap.text, new RegExp(`^capped · ${REPOSITORY}#${held.number} is held: a daily cap is reached`))
+      const park = JSON.parse(parked!.body) as { loop: string; number: number; text: string; runId: string }
+      assert.deepStrictEqual([park.loop, park.number], ["stuck", stuck.number])
+      assert.match(park.text, new RegExp(`^stuck · ${REPOSITORY}#${stuck.number} is parked: no progress`))
+      const heldRuns = yield* runsOf(held.number)
+      assert.deepStrictEqual(heldRuns.map((r) => [r.id, r.state]), [[cap.runId, "Pending"]], "the held Run waits, it did not start")
+      yield* Effect.sleep("3 seconds")
+      assert.deepStrictEqual([eventOf("cap_reached").length, eventOf("parked").length], [1, 1], "each once")
     }), 240_000)
 })
