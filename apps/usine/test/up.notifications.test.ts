@@ -1,5 +1,3 @@
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
@@ -8,29 +6,17 @@ import { ledgerRows } from "./realAgents/LedgerRows"
 import { loop, REPOSITORY } from "./support/daemonConfig"
 import { freePort } from "./support/freePort"
 import { board, eventually } from "./support/http"
+import { loopbackReceiver } from "./support/loopbackReceiver"
 import { upIn, upWorld } from "./support/upWorld"
 import { startUsine } from "./support/UsineProcess"
 
-/** A Slack incoming-webhook stand-in on loopback: every body it received, as JSON. */
-const slackReceiver = Effect.acquireRelease(
-  Effect.async<{ readonly url: string; readonly received: Array<{ text: string }>; readonly close: () => void }>((resume) => {
-    const received: Array<{ text: string }> = []
-    const server = createServer((req, res) => {
-      let body = ""
-      req.setEncoding("utf8").on("data", (chunk: string) => (body += chunk)).on("end", () => {
-        received.push(JSON.parse(body) as { text: string })
-        res.writeHead(200, { "content-type": "text/plain" }).end("ok")
-      })
-    })
-    server.listen(0, "127.0.0.1", () =>
-      resume(Effect.succeed({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/services/T0/B0/secret-hook-path`,
-        received,
-        close: () => void server.close()
-      })))
-  }),
-  (receiver) => Effect.sync(receiver.close)
-)
+/** A Slack incoming-webhook stand-in on loopback: its secret URL, and every body it received as JSON. */
+const slackReceiver = Effect.map(loopbackReceiver(), (r) => ({
+  url: `${r.origin}/services/T0/B0/secret-hook-path`,
+  get received(): ReadonlyArray<{ text: string }> {
+    return r.received.map((d) => JSON.parse(d.body) as { text: string })
+  }
+}))
 
 describe("usine up: notifications", () => {
   it.scopedLive("exactly one approval_needed and one pull_request_opened reach Slack across a SIGKILL and a restart; a dead endpoint shows on Needs you", () =>

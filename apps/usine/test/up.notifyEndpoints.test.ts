@@ -1,7 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { readFileSync, writeFileSync } from "node:fs"
-import { createServer, type IncomingHttpHeaders } from "node:http"
-import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
@@ -9,30 +7,10 @@ import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
 import { CLAUDE_AGENT_FILE, claudeAgentScript } from "./browser/support/showcaseConfig"
 import { loop, REPOSITORY } from "./support/daemonConfig"
 import { board, eventually } from "./support/http"
+import { loopbackReceiver, type ReceivedRequest } from "./support/loopbackReceiver"
 import { upIn, upWorld } from "./support/upWorld"
 
-interface Delivery {
-  readonly path: string
-  readonly headers: IncomingHttpHeaders
-  readonly body: string
-}
-
-/** A loopback receiver for webhook and ntfy deliveries: every request it got, with its raw body. */
-const receiver = Effect.acquireRelease(
-  Effect.async<{ readonly origin: string; readonly received: Array<Delivery>; readonly close: () => void }>((resume) => {
-    const received: Array<Delivery> = []
-    const server = createServer((req, res) => {
-      let body = ""
-      req.setEncoding("utf8").on("data", (chunk: string) => (body += chunk)).on("end", () => {
-        received.push({ path: req.url ?? "", headers: req.headers, body })
-        res.writeHead(200, { "content-type": "text/plain" }).end("ok")
-      })
-    })
-    server.listen(0, "127.0.0.1", () =>
-      resume(Effect.succeed({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, close: () => void server.close() })))
-  }),
-  (r) => Effect.sync(r.close)
-)
+type Delivery = ReceivedRequest
 
 const SECRET = "webhook-signing-secret-for-tests"
 
@@ -56,7 +34,7 @@ describe("usine up: notification endpoints and events", () => {
     Effect.gen(function* () {
       const world = yield* upWorld
       const { dir, sim } = world
-      const hooks = yield* receiver
+      const hooks = yield* loopbackReceiver()
       const gated = yield* Effect.promise(() =>
         sim.control.createIssue({ repo: REPOSITORY, title: "slugify keeps punctuation", body: "Hello, World! gives hello,-world!" }))
       // The demo agent knows only the demo's issues: it gives up on this one, and the Run fails.
@@ -126,7 +104,7 @@ describe("usine up: notification endpoints and events", () => {
     Effect.gen(function* () {
       const world = yield* upWorld
       const { dir, sim } = world
-      const hooks = yield* receiver
+      const hooks = yield* loopbackReceiver()
       writeFileSync(join(dir, CLAUDE_AGENT_FILE), claudeAgentScript())
       const issue = (title: string, body: string) => Effect.promise(() => sim.control.createIssue({ repo: REPOSITORY, title, body }))
       const label = (number: number, name: string) =>

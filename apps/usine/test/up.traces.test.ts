@@ -1,9 +1,8 @@
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { loop, REPOSITORY } from "./support/daemonConfig"
 import { eventually } from "./support/http"
+import { loopbackReceiver } from "./support/loopbackReceiver"
 import { upIn, upWorld } from "./support/upWorld"
 
 interface OtlpValue {
@@ -26,21 +25,12 @@ interface Received {
 }
 
 /** An OTLP/HTTP collector stand-in on loopback: every POST /v1/traces body it received. */
-const otlpReceiver = Effect.acquireRelease(
-  Effect.async<{ readonly url: string; readonly received: Array<Received>; readonly close: () => void }>((resume) => {
-    const received: Array<Received> = []
-    const server = createServer((req, res) => {
-      let body = ""
-      req.setEncoding("utf8").on("data", (chunk: string) => (body += chunk)).on("end", () => {
-        received.push({ contentType: req.headers["content-type"], path: req.url, body })
-        res.writeHead(200, { "content-type": "application/json" }).end("{}")
-      })
-    })
-    server.listen(0, "127.0.0.1", () =>
-      resume(Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, close: () => void server.close() })))
-  }),
-  (receiver) => Effect.sync(receiver.close)
-)
+const otlpReceiver = Effect.map(loopbackReceiver({ contentType: "application/json", body: "{}" }), (r) => ({
+  url: r.origin,
+  get received(): ReadonlyArray<Received> {
+    return r.received.map((d) => ({ contentType: d.headers["content-type"], path: d.path, body: d.body }))
+  }
+}))
 
 const spansOf = (received: ReadonlyArray<Received>): ReadonlyArray<OtlpSpan> =>
   received.flatMap((r) => {
