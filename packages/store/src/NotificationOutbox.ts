@@ -86,7 +86,8 @@ const factOf = (row: FactRow): ReadonlyArray<NotifiableFact> => {
   const event = Object.hasOwn(events, row.kind) ? events[row.kind] : undefined
   if (event === undefined || (event === "pull_request_opened" && row.detail === null)) return []
   const base = { runId: row.run_id, loop: row.loop, repository: row.repository, number: row.number ?? undefined, at: row.at }
-  return [{ ...base, event, detail: row.detail ?? "" }]
+  // Waiting's reason is always "approval required": the headline says it already.
+  return [{ ...base, event, detail: row.kind === "Waiting" ? "" : row.detail ?? "" }]
 }
 
 export const make = Effect.gen(function* () {
