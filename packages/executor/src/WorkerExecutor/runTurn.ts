@@ -1,6 +1,7 @@
 import { Chunk, Clock, Effect, Either, Option, Schema, Stream } from "effect"
 import * as path from "node:path/posix"
 import { type AttemptFailure, DefectFailure, InfraFailure, RunawayFailure } from "@usine/core/attempt/failure"
+import { withStderrTail } from "./stderrTail"
 import { modelProviderOf } from "@usine/core/config/AgentConfig"
 import { agentEnvironment } from "../AgentEnvironment"
 import { encodeHandle, type SessionRecord } from "../DurableSession/SessionRecord"
@@ -19,8 +20,12 @@ const isTransportError = (error: { readonly _tag: string }): error is TransportE
   error._tag === "WorkerUnreachable" || error._tag === "HostOperationFailed" || error._tag === "HostCommandTimedOut"
 
 
-/** What a turn's end means for the Attempt; `undefined`: the agent ended well. */
-const failureOf = (ctx: AttemptContext, end: TurnEndEntry, parser: StreamParser): AttemptFailure | undefined => {
+/** What a turn's end means for the Attempt, with the tail of what the agent wrote on stderr; `undefined`: it ended well. */
+const failureOf = (ctx: AttemptContext, dir: string, end: TurnEndEntry, parser: StreamParser) =>
+  withStderrTail(ctx, dir, streamFailureOf(ctx, end, parser))
+
+/** What a turn's end means for the Attempt, read from its stream and its exit; `undefined`: the agent ended well. */
+const streamFailureOf = (ctx: AttemptContext, end: TurnEndEntry, parser: StreamParser): AttemptFailure | undefined => {
   const evidence = parser.lastError?.() ?? ""
   switch (end.limit) {
     case "stalled":
@@ -91,7 +96,7 @@ export const runTurn = Effect.fn("WorkerExecutor.runTurn")(function* (
   const stored = yield* turnSession(worker.transport, dir)
   if (Option.isNone(stored) && Option.isSome(ended)) {
     yield* cursor.emit(journalRows(ended.value))
-    return failureOf(ctx, ended.value, parser)
+    return yield* failureOf(ctx, dir, ended.value, parser)
   }
   const record: SessionRecord = Option.isSome(stored) ? stored.value : yield* startTurn(ctx, turn, dir)
   if (Option.isNone(ended)) yield* ctx.request.onSession(encodeHandle(record))
@@ -152,7 +157,7 @@ export const runTurn = Effect.fn("WorkerExecutor.runTurn")(function* (
       return yield* new DefectFailure({ reason: `the stream of agent turn ${turn.turn} is shorter than recorded`, evidence: dir })
     }
     yield* cursor.emit(journalRows(ended.value))
-    return failureOf(ctx, ended.value, parser)
+    return yield* failureOf(ctx, dir, ended.value, parser)
   }
 
   const at = yield* Clock.currentTimeMillis
@@ -177,5 +182,5 @@ export const runTurn = Effect.fn("WorkerExecutor.runTurn")(function* (
   }
   yield* journal.append(end)
   yield* cursor.emit(journalRows(end))
-  return failureOf(ctx, end, parser)
+  return yield* failureOf(ctx, dir, end, parser)
 })

@@ -1,0 +1,59 @@
+import { Effect } from "effect"
+import { AgentFailure, type AttemptFailure, ChildSessionBudgetFailure, DefectFailure, InfraFailure, RunawayFailure } from "@usine/core/attempt/failure"
+import { sessionFiles } from "../DurableSession/sessionFiles"
+import type { AttemptContext } from "./AttemptContext"
+
+/** How much of the agent's stderr a failure carries: its last lines, read from at most its last bytes. */
+export const STDERR_TAIL_LINES = 20
+export const STDERR_TAIL_BYTES = 4096
+
+/**
+ * Reads the end of the stderr file the session wrapper wrote in a turn's folder: the agent's own words on why it
+ * stopped (a provider that hung up, a missing key, a crash) are there more often than on stdout. Only a regular
+ * file is read, never a link; nothing when it is empty, missing or the Worker cannot be reached.
+ */
+export const stderrTail = (ctx: AttemptContext, dir: string) =>
+  ctx.worker.transport
+    .exec({
+      argv: ["sh", "-c", `test -f "$1" && test ! -L "$1" && exec tail -c ${STDERR_TAIL_BYTES} -- "$1"`, "sh", sessionFiles(dir).stderr],
+      timeoutMs: 30_000
+    })
+    .pipe(
+      Effect.map((result) => {
+        if (result.exitCode !== 0) return ""
+        const lines = result.stdout.split("\n").map((line) => line.trimEnd())
+        // A tail that starts mid-line drops the broken first line.
+        const whole = result.stdout.length >= STDERR_TAIL_BYTES ? lines.slice(1) : lines
+        return ctx.settings.redactor.redact(whole.filter((line) => line.trim() !== "").slice(-STDERR_TAIL_LINES).join("\n"))
+      }),
+      Effect.orElseSucceed(() => "")
+    )
+
+/** The same failure with `evidence` in place of its own. */
+const withEvidence = (failure: AttemptFailure, evidence: string): AttemptFailure => {
+  const { reason } = failure
+  switch (failure._tag) {
+    case "InfraFailure":
+      return new InfraFailure({
+        reason,
+        evidence,
+        ...(failure.retryAt === undefined ? {} : { retryAt: failure.retryAt }),
+        ...(failure.kind === undefined ? {} : { kind: failure.kind })
+      })
+    case "DefectFailure":
+      return new DefectFailure({ reason, evidence })
+    case "AgentFailure":
+      return new AgentFailure({ reason, evidence })
+    case "RunawayFailure":
+      return new RunawayFailure({ reason, evidence, minutes: failure.minutes })
+    case "ChildSessionBudgetFailure":
+      return new ChildSessionBudgetFailure({ reason, evidence, limit: failure.limit, used: failure.used })
+  }
+}
+
+/** A turn's failure with the tail of the agent's stderr after its own evidence; a turn that ended well stays so. */
+export const withStderrTail = (ctx: AttemptContext, dir: string, failure: AttemptFailure | undefined) =>
+  failure === undefined
+    ? Effect.succeed(undefined)
+    : Effect.map(stderrTail(ctx, dir), (tail) =>
+      tail === "" ? failure : withEvidence(failure, [failure.evidence, `stderr:\n${tail}`].filter((part) => part !== "").join("\n\n")))
