@@ -76,3 +76,25 @@ export const AttemptFailure = Schema.Union(
   ChildSessionBudgetFailure
 )
 export type AttemptFailure = typeof AttemptFailure.Type
+
+/** The same failure with `evidence` in place of its own. */
+export const withEvidence = (failure: AttemptFailure, evidence: string): AttemptFailure => {
+  const { reason } = failure
+  switch (failure._tag) {
+    case "InfraFailure":
+      return new InfraFailure({
+        reason,
+        evidence,
+        ...(failure.retryAt === undefined ? {} : { retryAt: failure.retryAt }),
+        ...(failure.kind === undefined ? {} : { kind: failure.kind })
+      })
+    case "DefectFailure":
+      return new DefectFailure({ reason, evidence })
+    case "AgentFailure":
+      return new AgentFailure({ reason, evidence })
+    case "RunawayFailure":
+      return new RunawayFailure({ reason, evidence, minutes: failure.minutes })
+    case "ChildSessionBudgetFailure":
+      return new ChildSessionBudgetFailure({ reason, evidence, limit: failure.limit, used: failure.used })
+  }
+}

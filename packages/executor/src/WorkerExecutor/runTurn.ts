@@ -1,7 +1,6 @@
 import { Chunk, Clock, Effect, Either, Option, Schema, Stream } from "effect"
 import * as path from "node:path/posix"
 import { type AttemptFailure, DefectFailure, InfraFailure, RunawayFailure } from "@usine/core/attempt/failure"
-import { withStderrTail } from "./stderrTail"
 import { modelProviderOf } from "@usine/core/config/AgentConfig"
 import { agentEnvironment } from "../AgentEnvironment"
 import { encodeHandle, type SessionRecord } from "../DurableSession/SessionRecord"
@@ -15,6 +14,7 @@ import { OperatorMessage } from "./OperatorMessage"
 import { feedCloser } from "./feedCloser"
 import { agentSandbox } from "./attemptSandbox"
 import { journalRows } from "./journalRows"
+import { withStderrTail } from "./stderrTail"
 
 const isTransportError = (error: { readonly _tag: string }): error is TransportError =>
   error._tag === "WorkerUnreachable" || error._tag === "HostOperationFailed" || error._tag === "HostCommandTimedOut"

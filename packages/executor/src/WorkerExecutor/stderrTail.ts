@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { AgentFailure, type AttemptFailure, ChildSessionBudgetFailure, DefectFailure, InfraFailure, RunawayFailure } from "@usine/core/attempt/failure"
+import { type AttemptFailure, withEvidence } from "@usine/core/attempt/failure"
 import { sessionFiles } from "../DurableSession/sessionFiles"
 import type { AttemptContext } from "./AttemptContext"
 
@@ -24,36 +24,19 @@ export const stderrTail = (ctx: AttemptContext, dir: string) =>
         const lines = result.stdout.split("\n").map((line) => line.trimEnd())
         // A tail that starts mid-line drops the broken first line.
         const whole = result.stdout.length >= STDERR_TAIL_BYTES ? lines.slice(1) : lines
-        return ctx.settings.redactor.redact(whole.filter((line) => line.trim() !== "").slice(-STDERR_TAIL_LINES).join("\n"))
+        return whole.filter((line) => line.trim() !== "").slice(-STDERR_TAIL_LINES).join("\n")
       }),
       Effect.orElseSucceed(() => "")
     )
 
-/** The same failure with `evidence` in place of its own. */
-const withEvidence = (failure: AttemptFailure, evidence: string): AttemptFailure => {
-  const { reason } = failure
-  switch (failure._tag) {
-    case "InfraFailure":
-      return new InfraFailure({
-        reason,
-        evidence,
-        ...(failure.retryAt === undefined ? {} : { retryAt: failure.retryAt }),
-        ...(failure.kind === undefined ? {} : { kind: failure.kind })
-      })
-    case "DefectFailure":
-      return new DefectFailure({ reason, evidence })
-    case "AgentFailure":
-      return new AgentFailure({ reason, evidence })
-    case "RunawayFailure":
-      return new RunawayFailure({ reason, evidence, minutes: failure.minutes })
-    case "ChildSessionBudgetFailure":
-      return new ChildSessionBudgetFailure({ reason, evidence, limit: failure.limit, used: failure.used })
-  }
-}
-
-/** A turn's failure with the tail of the agent's stderr after its own evidence; a turn that ended well stays so. */
+/**
+ * A turn's failure as the ledger keeps it: its own evidence (the stream's last error or output), then the tail of
+ * the agent's stderr, all of it redacted, since both are the agent's words; a turn that ended well stays so.
+ */
 export const withStderrTail = (ctx: AttemptContext, dir: string, failure: AttemptFailure | undefined) =>
   failure === undefined
     ? Effect.succeed(undefined)
-    : Effect.map(stderrTail(ctx, dir), (tail) =>
-      tail === "" ? failure : withEvidence(failure, [failure.evidence, `stderr:\n${tail}`].filter((part) => part !== "").join("\n\n")))
+    : Effect.map(stderrTail(ctx, dir), (tail) => {
+      const evidence = ctx.settings.redactor.redact([failure.evidence, tail === "" ? "" : `stderr:\n${tail}`].filter((part) => part !== "").join("\n\n"))
+      return evidence === failure.evidence ? failure : withEvidence(failure, evidence)
+    })

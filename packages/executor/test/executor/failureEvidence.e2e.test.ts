@@ -10,7 +10,7 @@ const crashing = (secret: string): AgentConfig => ({
   command: [
     "sh",
     "-c",
-    `echo "reading the issue"; i=1; while [ $i -le 30 ]; do echo "retrying the model request ($i)" >&2; i=$((i+1)); done; ` +
+    `echo "reading the issue with key ${secret}"; i=1; while [ $i -le 30 ]; do echo "retrying the model request ($i)" >&2; i=$((i+1)); done; ` +
     `echo "fatal: the model provider hung up (key ${secret})" >&2; exit 3`
   ],
   env: { inherit: [], values: {} }
@@ -31,7 +31,7 @@ describe("an agent's failure carries what it wrote on stderr", () => {
       assert.strictEqual(failure._tag, "AgentFailure")
       assert.strictEqual(failure.reason, "the agent's CLI exited with code 3")
       const [stdout, stderr] = failure.evidence.split("\n\nstderr:\n")
-      assert.strictEqual(stdout, "reading the issue", "the stream's evidence first")
+      assert.match(stdout ?? "", /^reading the issue with key \[REDACTED[^\]]*\]$/, "the stream's evidence first, redacted too")
       const lines = stderr?.split("\n") ?? []
       assert.strictEqual(lines.length, STDERR_TAIL_LINES, failure.evidence)
       assert.strictEqual(lines[0], "retrying the model request (12)", "the last lines only")
