@@ -9,6 +9,13 @@ import { board, eventually, json } from "./support/http"
 import { upIn, upWorld } from "./support/upWorld"
 import { startUsine } from "./support/UsineProcess"
 
+/** How long after the minute of `approval_timeout: 1` the Run parked in `parked` was canceled, from its timeline. */
+const lateness = (view: RunView, parked: "Waiting" | "Reviewing") => {
+  const since = view.timeline.findLast((t) => t.what.endsWith(`→ ${parked}`))?.at ?? 0
+  const canceled = view.timeline.findLast((t) => t.what === `${parked} → Canceled`)?.at ?? 0
+  return canceled - since - 60_000
+}
+
 describe("usine up: approval_timeout", () => {
   it.scopedLive("approval_timeout: 1 cancels the Run within 10 s of the minute, across a SIGKILL and a restart", () =>
     Effect.gen(function* () {
@@ -34,9 +41,7 @@ describe("usine up: approval_timeout", () => {
         90
       )
       assert.strictEqual(view.run.cancelReason, "ApprovalTimedOut")
-      const since = view.timeline.findLast((t) => t.what.endsWith("→ Waiting"))?.at ?? 0
-      const canceled = view.timeline.findLast((t) => t.what === "Waiting → Canceled")?.at ?? 0
-      const late = canceled - since - 60_000
+      const late = lateness(view, "Waiting")
       assert.isAtLeast(late, 0, "not before the minute")
       assert.isBelow(late, 10_000, `canceled ${late} ms after the minute`)
       assert.deepStrictEqual(view.attempts, [], "it never ran")
@@ -72,9 +77,7 @@ describe("usine up: approval_timeout", () => {
         90
       )
       assert.strictEqual(view.run.cancelReason, "ApprovalTimedOut")
-      const since = view.timeline.findLast((t) => t.what.endsWith("→ Reviewing"))?.at ?? 0
-      const canceled = view.timeline.findLast((t) => t.what === "Reviewing → Canceled")?.at ?? 0
-      const late = canceled - since - 60_000
+      const late = lateness(view, "Reviewing")
       assert.isAtLeast(late, 0, "not before the minute")
       assert.isBelow(late, 10_000, `canceled ${late} ms after the minute`)
       const remote = sim.authenticatedCloneUrl(REPOSITORY, token)

@@ -57,6 +57,14 @@ const stateIs = (url: string, runId: string, state: string, attempts?: number) =
   Effect.map(runOf(url, runId), (view) =>
     Option.liftPredicate(view, (v) => v.run.state === state && (attempts === undefined || v.attempts.length === attempts)))
 
+/** The id of the first Run the daemon opened, once there is one. */
+const firstRun = (url: string) =>
+  eventually(
+    "a Run opens",
+    Effect.map(board<{ page: { runs: ReadonlyArray<{ id: string }> } }>(url, "/api/runs"), (view) => Option.fromNullable(view.page.runs[0]?.id)),
+    60
+  )
+
 const post = (url: string, path: string, body: unknown) =>
   json(`${url.replace(/\/$/, "")}${path}`, { method: "POST", headers: { authorization: `Bearer ${BOARD_TOKEN}` }, body })
 
@@ -150,11 +158,7 @@ describe("usine up: the pull-request gate and the judge", () => {
         edit: agentsIn(dir)
       })
       yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: issue.number, labels: ["ready-for-agent"] }))
-      const runId = yield* eventually(
-        "a Run opens",
-        Effect.map(board<{ page: { runs: ReadonlyArray<{ id: string }> } }>(url, "/api/runs"), (view) => Option.fromNullable(view.page.runs[0]?.id)),
-        60
-      )
+      const runId = yield* firstRun(url)
       const done = yield* eventually("the Run succeeds", stateIs(url, runId, "Succeeded"), 120)
       assert.strictEqual(done.attempts.length, 1)
       const lines = done.transcript.lines.map((l) => l.text)
@@ -177,11 +181,7 @@ describe("usine up: the pull-request gate and the judge", () => {
         edit: agentsIn(dir)
       })
       yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: issue.number, labels: ["ready-for-agent"] }))
-      const runId = yield* eventually(
-        "a Run opens",
-        Effect.map(board<{ page: { runs: ReadonlyArray<{ id: string }> } }>(url, "/api/runs"), (view) => Option.fromNullable(view.page.runs[0]?.id)),
-        60
-      )
+      const runId = yield* firstRun(url)
       const failed = yield* eventually("the Run fails", stateIs(url, runId, "Failed"), 120)
       assert.strictEqual(failed.attempts.length, 1, "the judge's last word is the agent's failure: no automatic retry")
       const lines = failed.transcript.lines.map((l) => l.text)
