@@ -5,12 +5,12 @@ import { configDefaults, defineProject } from "vitest/config"
 const agents = process.env["USINE_TEST_AGENTS"] === "1"
 
 // The demo's sample repository has its own `node --test` suite; it is the agent's to run, not Vitest's.
-// The global setup empties the run's log archive first and scans it for GitHub tokens last (ADR 0043).
+// The global setups build the CLI's bundle the tests run (ADR 0087), empty the run's log archive first and scan it for GitHub tokens last (ADR 0043).
 export default defineProject({
   test: {
     name: "@usine/app",
     include: ["test/**/*.test.ts"],
-    globalSetup: ["test/support/testLogsSetup.ts"],
+    globalSetup: ["test/support/bundleSetup.ts", "test/support/testLogsSetup.ts"],
     exclude: agents ? configDefaults.exclude : [...configDefaults.exclude, "test/**/*.agents.test.ts"]
   }
 })

@@ -2,9 +2,8 @@ import { Command, FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
-import { fileURLToPath } from "node:url"
+import { USINE_BIN as bin } from "./support/usineBin"
 
-const bin = fileURLToPath(new URL("../bin/usine.js", import.meta.url))
 const text = <E, R>(stream: Stream.Stream<Uint8Array, E, R>) => stream.pipe(Stream.decodeText(), Stream.mkString)
 
 /** The real CLI on a usine.yaml with this `board:` section; its exit code and output. */

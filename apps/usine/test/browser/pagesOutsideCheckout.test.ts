@@ -5,6 +5,7 @@ import { Effect } from "effect"
 import { freePort } from "../support/freePort"
 import { scopedDir, scopedSim } from "../support/scopedSim"
 import { startUsine } from "../support/UsineProcess"
+import { SOURCE_BIN } from "../support/usineBin"
 import { browserConfig } from "./support/browserConfig"
 import { chromiumMissing, scopedBrowser } from "./support/scopedBrowser"
 import { scopedPage } from "./support/scopedPage"
@@ -24,7 +25,7 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
       const { token } = yield* Effect.promise(() => sim.control.createUser({ login: "usine-bot", permission: "write" }))
       yield* Effect.promise(() => sim.control.createRepository({ owner: "acme", name: "widgets" }))
       writeFileSync(join(dir, "usine.yaml"), browserConfig({ apiUrl: sim.url, token, boardPort: yield* freePort, dir }))
-      const usine = yield* startUsine(dir, ["up"])
+      const usine = yield* startUsine(dir, ["up"], {}, SOURCE_BIN)
       const url = (yield* usine.waitFor(/board=(http:\/\/127\.0\.0\.1:\d+\/)/))[1] ?? ""
       const { page } = yield* scopedPage(yield* scopedBrowser)
       yield* step(() => page.goto(url))

@@ -1,9 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
 import { Data, Duration, Effect } from "effect"
 import { archiveProcessLogs } from "./archiveProcessLogs"
-
-const bin = fileURLToPath(new URL("../../bin/usine.js", import.meta.url))
+import { USINE_BIN } from "./usineBin"
 
 export class ProcessTimeout extends Data.TaggedError("ProcessTimeout")<{ readonly waited: string; readonly output: string }> {
   override get message() {
@@ -27,7 +25,12 @@ export interface UsineProcess {
  * Starts `usine <args>` in `cwd`; the scope's end kills it if it still runs, then archives its output and the log
  * files under `cwd` for the run's token scan (ADR 0043).
  */
-export const startUsine = (cwd: string, args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>
+export const startUsine = (
+  cwd: string,
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>> = {},
+  bin: string = USINE_BIN
+) =>
   Effect.acquireRelease(
     Effect.sync((): { readonly usine: UsineProcess; readonly closed: Promise<void> } => {
       const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
