@@ -18,9 +18,10 @@ export const makePushes = (ledger: Ledger) => {
   const { sql } = ledger
   const rowOf = (attemptId: AttemptId) =>
     sql`SELECT outcome_json IS NULL AS open, push_branch, push_sha FROM usine_attempts WHERE id = ${attemptId}`.pipe(
-      // A row the schema does not read is the ledger's own corruption: a defect, not a failure to handle.
-      Effect.flatMap((rows) => Effect.orDie(Schema.decodeUnknown(Schema.Array(PushRow))(rows))),
-      Effect.map((rows) => Option.fromNullable(rows[0]))
+      Effect.flatMap(Schema.decodeUnknown(Schema.Array(PushRow))),
+      Effect.map((rows) => Option.fromNullable(rows[0])),
+      // The store's queries die on SQL errors; the transaction retries a busy one (ADR 0076).
+      Effect.orDie
     )
 
   return {
@@ -31,13 +32,13 @@ export const makePushes = (ledger: Ledger) => {
         // The first record stays: a harvest run again pushes that commit, never a second one.
         const held = recordOf(row.value)
         if (Option.isSome(held)) return held.value
-        yield* sql`UPDATE usine_attempts SET push_branch = ${push.branch}, push_sha = ${push.sha} WHERE id = ${attemptId}`
+        yield* sql`UPDATE usine_attempts SET push_branch = ${push.branch}, push_sha = ${push.sha} WHERE id = ${attemptId}`.pipe(Effect.orDie)
         return push
       }))
     }),
 
     recordedPush: Effect.fn("RunStore.recordedPush")(function* (attemptId: AttemptId) {
-      return Option.flatMap(yield* Effect.orDie(rowOf(attemptId)), recordOf)
+      return Option.flatMap(yield* rowOf(attemptId), recordOf)
     })
   }
 }
