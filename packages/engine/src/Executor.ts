@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option, Schema } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import type { AttemptOutcome, HeldWork, StepResult } from "@usine/core/attempt/outcome"
+import type { PushLedger } from "@usine/core/attempt/PushRecord"
 import type { HeldPatch } from "@usine/core/attempt/Review"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { Run } from "@usine/core/run/Run"
@@ -49,6 +50,8 @@ export interface AttemptRequest {
   readonly review?: ReviewDirective | undefined
   /** The bounded unified diff of the work held at the pull-request gate or harvested, before the outcome is returned. */
   readonly onPatch?: (patch: HeldPatch) => Effect.Effect<void>
+  /** The ledger's record of what the Attempt pushes, written before the push: a harvest run again knows its own push (ADR 0082). */
+  readonly pushes?: PushLedger
 }
 
 /** The session an intervention addressed is gone. */

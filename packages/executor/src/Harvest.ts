@@ -7,8 +7,8 @@ import type { AttemptPolicy } from "@usine/engine/Executor"
 import { guardFailure, runGuards } from "./guards/runGuards"
 import { SALVAGE_SUBJECT } from "./Harvest/branchName"
 import type { TransportError } from "./WorkerTransport"
-import type { GitCommandFailed } from "./Workspace/WorkspaceFailures"
-import { type AttemptGit, isTransient } from "./Harvest/attemptGit"
+import type { AttemptGit } from "./Harvest/attemptGit"
+import { pushOnce } from "./Harvest/pushOnce"
 import { GITLINK_MODE, LINK_MODE } from "./Harvest/parseRawChanges"
 import type { LinkEntry } from "./guards/LinkEntries"
 import { closingLine } from "./Harvest/closingLine"
@@ -16,6 +16,7 @@ import { verificationSection } from "./Harvest/verificationSection"
 import type { BeginEntry, VerifyEntry } from "./WorkerExecutor/AttemptJournal"
 import type { PullRequestCallFailed, PullRequests } from "@usine/github/PullRequests"
 import type { RedactorService } from "@usine/core/text/Redactor"
+import type { PushLedger } from "@usine/core/attempt/PushRecord"
 
 export interface HarvestInput {
   readonly git: AttemptGit
@@ -31,6 +32,8 @@ export interface HarvestInput {
   readonly verificationText?: string | undefined
   /** Keeps the collected change's bounded diff with the Attempt (issue 21), before anything is pushed. */
   readonly onPatch?: ((patch: HeldPatch) => Effect.Effect<void>) | undefined
+  /** The ledger's record of the Attempt's push (ADR 0082): a harvest run again pushes that commit, or knows it pushed it. */
+  readonly pushes?: PushLedger | undefined
 }
 
 /** A GitHub call failed: a transient one may succeed on the next Attempt, any other needs the operator. */
@@ -38,20 +41,6 @@ export const pullRequestFailure = (error: PullRequestCallFailed): AttemptFailure
   error.transient
     ? new InfraFailure({ reason: error.message, evidence: "", ...(error.retryAt === undefined ? {} : { retryAt: error.retryAt }) })
     : new AgentFailure({ reason: error.message, evidence: "" })
-
-const pushFailure = (redactor: RedactorService, branch: string, ownBranch: boolean) => (error: GitCommandFailed): AttemptFailure => {
-  const evidence = redactor.redact(error.stderr.trim())
-  if (isTransient(error)) return new InfraFailure({ reason: `pushing to ${branch} failed`, evidence })
-  if (/stale info|rejected|non-fast-forward|fetch first/i.test(error.stderr)) {
-    return new AgentFailure({
-      reason: ownBranch
-        ? `${branch} moved on GitHub since the Attempt began; nothing was overwritten`
-        : `the pull request's branch ${branch} moved since the Attempt began; nothing was pushed`,
-      evidence
-    })
-  }
-  return new AgentFailure({ reason: `GitHub refused the push to ${branch}`, evidence })
-}
 
 const itemName = (run: HarvestInput["run"]) => (run.number === undefined ? "a scheduled run" : `#${run.number}`)
 
@@ -164,21 +153,21 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
     }
   }
 
-  const ownBranch = begin.pullRequest === undefined
-  const remote = yield* git.remoteSha(begin.pushBranch).pipe(
-    Effect.catchTag("GitCommandFailed", (error) =>
-      Effect.fail(new InfraFailure({ reason: `reading ${begin.pushBranch} on GitHub failed`, evidence: redactor.redact(error.stderr) }))
-    )
-  )
-  if (!Option.contains(remote, head)) {
-    yield* git
-      .push(head, begin.pushBranch, { lease: ownBranch ? begin.leaseSha : begin.baseSha })
-      .pipe(Effect.catchTag("GitCommandFailed", (error) => Effect.fail(pushFailure(redactor, begin.pushBranch, ownBranch)(error))))
-  }
-  const pushed = `pushed ${commits.length} commit${commits.length === 1 ? "" : "s"} to ${begin.pushBranch}`
+  // The commit recorded before an earlier run's push (a restart, a retry) goes out, never a rebuilt one (ADR 0082).
+  const sent = yield* pushOnce({
+    git,
+    redactor,
+    begin,
+    runId: run.id,
+    attemptNumber: input.attemptNumber,
+    ledger: input.pushes,
+    build: Effect.succeed(head)
+  })
+  const shipped = sent === head ? commits : yield* git.commitsSince(base, sent).pipe(Effect.orElseSucceed(() => commits))
+  const pushed = `pushed ${shipped.length} commit${shipped.length === 1 ? "" : "s"} to ${begin.pushBranch}`
   if (begin.pullRequest !== undefined) {
     return {
-      commits,
+      commits: shipped,
       ...changes,
       branch: begin.pushBranch,
       pullRequestNumber: begin.pullRequest.number,
@@ -187,7 +176,7 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
     }
   }
   const subjects = yield* git
-    .log(["--reverse", "--format=%h %s", `${base}..${head}`])
+    .log(["--reverse", "--format=%h %s", `${base}..${sent}`])
     .pipe(Effect.orElseSucceed(() => ""))
   const pull = yield* asFailure(
     pullRequests.ensure({
@@ -210,7 +199,7 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
     })
   )
   return {
-    commits,
+    commits: shipped,
     ...changes,
     branch: begin.pushBranch,
     pullRequestNumber: pull.number,

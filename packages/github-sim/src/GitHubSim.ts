@@ -77,7 +77,7 @@ const make = (options: SimOptions) =>
     api.notFound((c) => c.json(errorBody(new NotFound({ resource: c.req.path })), 404))
 
     const control = makeSimControl({ world, faults, limits, log })
-    const git = new GitHttpBackend(world, log)
+    const git = new GitHttpBackend(world, log, faults)
     const { url } = yield* serve({ api, control: controlRoutes(control), git, shutdown }, options.port ?? 0, "127.0.0.1")
     world.baseUrl = url
 

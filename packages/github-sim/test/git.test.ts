@@ -135,4 +135,23 @@ describe("real git over smart HTTP", () => {
       assert.match(wrong.stderr, /Authentication failed|401/)
     }).pipe(Effect.provide(GitHubSim.layer()))
   )
+  it.scoped("a fault on git's receive-pack path refuses one push with its status; the next push goes through", () =>
+    Effect.gen(function* () {
+      const sim = yield* GitHubSim
+      yield* sim.control.createUser({ login: "alice", token: "tok-alice" })
+      yield* sim.control.createRepository({ owner: "acme", name: "widgets", files: { "README.md": "# widgets\n" } })
+      const clone = join(yield* tempDir, "clone")
+      yield* runGit(["clone", "-q", sim.authenticatedCloneUrl("acme/widgets", "tok-alice"), clone])
+      yield* runGit(["-C", clone, "checkout", "-q", "-b", "faulty"])
+      const sha = yield* commitFile(clone, "f.txt", "f\n")
+      yield* sim.control.setFault({ method: "POST", path: "/acme/widgets.git/git-receive-pack", status: 503, times: 1 })
+      const refused = yield* Effect.flip(runGit(["-C", clone, "push", "-q", "origin", "faulty"]))
+      assert.match(refused.stderr, /503/)
+      const pushes = (yield* sim.control.requestLog()).filter((r) => r.method === "POST" && r.path === "/acme/widgets.git/git-receive-pack")
+      assert.deepStrictEqual(pushes.map((r) => [r.status, r.login]), [[503, "alice"]])
+      assert.strictEqual((yield* runGit(["-C", clone, "ls-remote", "origin", "refs/heads/faulty"])).trim(), "", "nothing was pushed")
+      yield* runGit(["-C", clone, "push", "-q", "origin", "faulty"])
+      assert.strictEqual((yield* runGit(["-C", clone, "ls-remote", "origin", "refs/heads/faulty"])).split("\t")[0], sha)
+    }).pipe(Effect.provide(GitHubSim.layer()))
+  )
 })

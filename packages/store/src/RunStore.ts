@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import type { AttemptOutcome, HeldWork } from "@usine/core/attempt/outcome"
+import type { PushRecord } from "@usine/core/attempt/PushRecord"
 import type { HeldPatch, Review } from "@usine/core/attempt/Review"
 import type { Submission } from "@usine/core/event/Submission"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
@@ -157,6 +158,13 @@ export class RunStore extends Context.Tag("usine/RunStore")<
     ) => Effect.Effect<Run, StoreError>
     /** Stores the unified diff of the open Attempt's held or harvested work (bounded by the caller). */
     readonly recordPatch: (attemptId: AttemptId, patch: HeldPatch) => Effect.Effect<void, AttemptNotOpen>
+    /**
+     * Records the commit and branch the open Attempt is about to push, before the push is sent (ADR 0082). The first
+     * record stays: returns the one that holds.
+     */
+    readonly recordPush: (attemptId: AttemptId, push: PushRecord) => Effect.Effect<PushRecord, AttemptNotOpen>
+    /** The push recorded for the Attempt, if any. */
+    readonly recordedPush: (attemptId: AttemptId) => Effect.Effect<Option.Option<PushRecord>>
     /** The Run's newest held Attempt, if it has one. */
     readonly heldAttempt: (runId: RunId) => Effect.Effect<Option.Option<HeldAttempt>>
     /** The stored diff of the Run's last Attempt that has one (held at the gate or harvested), with its number. */

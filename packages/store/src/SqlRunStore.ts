@@ -12,6 +12,7 @@ import { makeItemActions } from "./SqlRunStore/itemActions"
 import { makeLoopPauses } from "./SqlRunStore/loopPauses"
 import { makeLedger } from "./SqlRunStore/Ledger"
 import { makeOperatorActions } from "./SqlRunStore/operatorActions"
+import { makePushes } from "./SqlRunStore/pushes"
 import { makeReview } from "./SqlRunStore/review"
 import { makeTranscript } from "./SqlRunStore/transcript"
 
@@ -31,6 +32,7 @@ export const make = Effect.gen(function* () {
     ...makeOperatorActions(ledger),
     ...makeItemActions(ledger),
     ...makeReview(ledger),
+    ...makePushes(ledger),
     ...makeTranscript(sql),
     generation: (itemKey: ItemKey) => Effect.map(budgets.budget(itemKey), (budget) => budget.generation),
     takeResetPending: (repository: string) => budgets.takeResetPending(repository),

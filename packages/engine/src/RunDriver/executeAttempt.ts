@@ -104,7 +104,15 @@ export const executeAttempt = Effect.fnUntraced(function*(
     onPatch: (patch: Parameters<typeof store.recordPatch>[1]) =>
       store.recordPatch(attempt.id, patch).pipe(
         Effect.catchTag("AttemptNotOpen", (e) => Effect.logWarning("diff reported for a closed attempt", e))
-      )
+      ),
+    pushes: {
+      recorded: store.recordedPush(attempt.id),
+      record: (push: Parameters<typeof store.recordPush>[1]) =>
+        store.recordPush(attempt.id, push).pipe(
+          Effect.asVoid,
+          Effect.catchTag("AttemptNotOpen", (e) => Effect.logWarning("push reported for a closed attempt", e))
+        )
+    }
   }
 
   // Interrupting `execute` detaches the session; a stopped Attempt's session is canceled once its outcome is recorded.

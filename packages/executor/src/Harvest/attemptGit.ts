@@ -25,6 +25,9 @@ export const harvestRepoOf = (root: string, attemptDir: string): string => path.
 /** The ref of the harvest repository that holds the collected head, for the mirror to take from. */
 const COLLECTED = "refs/usine/collected"
 
+/** The ref of the harvest repository that names a commit `keepCommit` hands to the mirror. */
+const KEPT = "refs/usine/kept"
+
 /**
  * Git for one Attempt as the daemon, never in the agent's repository (ADR 0053). `collect` reads the agent's
  * commits and files as data into the Attempt's harvest repository, a bare repository only the daemon writes
@@ -147,6 +150,17 @@ export const attemptGit = (options: GitHubAccess & {
   /** Keeps the collected head in the mirror under `ref`, so a later Attempt can start from it without GitHub. */
   const keepInMirror = (ref: string) => mirror.takeRef(harvestRepo, COLLECTED, ref)
 
+  /** Keeps commit `sha` of the harvest repository in the mirror under `ref`, where a later harvest of the Attempt finds it. */
+  const keepCommit = (sha: string, ref: string) =>
+    git(["update-ref", KEPT, sha]).pipe(Effect.zipRight(mirror.takeRef(harvestRepo, KEPT, ref)))
+
+  /** Whether the harvest repository, or the mirror it borrows from, holds the commit `sha`. */
+  const hasCommit = (sha: string) =>
+    git(["cat-file", "-e", `${sha}^{commit}`]).pipe(
+      Effect.as(true),
+      Effect.catchTag("GitCommandFailed", () => Effect.succeed(false))
+    )
+
   /** The sha of a branch on GitHub now, if it exists. */
   const remoteSha = (branch: string) =>
     network(["ls-remote", "--heads", cloneUrl, `refs/heads/${branch}`]).pipe(
@@ -163,7 +177,7 @@ export const attemptGit = (options: GitHubAccess & {
     return network(["push", "--quiet", "--no-verify", ...flags, cloneUrl, `${sha}:${ref}`]).pipe(Effect.asVoid)
   }
 
-  return { mirror, collect, mergeBase, commitsSince, diff, numstat, rawChanges, blob, log, keepInMirror, remoteSha, push }
+  return { mirror, collect, mergeBase, commitsSince, diff, numstat, rawChanges, blob, log, keepInMirror, keepCommit, hasCommit, remoteSha, push }
 }
 
 export type AttemptGit = ReturnType<typeof attemptGit>

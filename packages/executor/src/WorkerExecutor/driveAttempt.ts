@@ -229,7 +229,8 @@ const harvestNow = (ctx: AttemptContext, begin: BeginEntry, verificationText?: s
     attemptNumber: request.attempt.number,
     verification,
     verificationText,
-    onPatch: request.onPatch
+    onPatch: request.onPatch,
+    pushes: request.pushes
   }).pipe(
     // A GitHub outage at push or pull-request time is retried here, not with a new agent session.
     (step) => retryHarvest(step, { policy: ctx.settings.harvestRetryPolicy, redactor: ctx.settings.redactor }),

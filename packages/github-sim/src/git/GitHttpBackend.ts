@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { join } from "node:path"
 import { Effect } from "effect"
+import type { FaultInjector } from "../http/FaultInjector"
 import type { RequestLog } from "../http/RequestLog"
 import { isoSeconds } from "../world/SimClock"
 import { followBranches } from "../world/pullWrites"
@@ -30,7 +31,9 @@ export class GitHttpBackend {
 
   constructor(
     private readonly world: SimWorld,
-    private readonly log: RequestLog
+    private readonly log: RequestLog,
+    /** The control API's faults; a git path takes only `status` (`times` too), answered before git runs. */
+    private readonly faults?: FaultInjector
   ) {}
 
   /** Answers one git request; `match` is `GIT_PATH` applied to its path. */
@@ -59,6 +62,8 @@ export class GitHttpBackend {
     if ((pushing && !atLeast(role, "write")) || lacking !== undefined) {
       return refuse(403, `Permission to ${repo.fullName}.git denied to ${user.login}.`, user.login)
     }
+    const fault = this.faults?.take(method, url.pathname)
+    if (fault?.status !== undefined) return refuse(fault.status, "The requested URL returned an error (an injected fault).", user.login)
     const env: Record<string, string> = {
       ...(process.env as Record<string, string>),
       ...isolatedGitEnv(),

@@ -1,4 +1,7 @@
-/** A fault the control API installs on the routes whose path matches. */
+/**
+ * A fault the control API installs on the routes whose path matches. Git's smart-HTTP paths (`/{owner}/{name}.git/…`,
+ * matched without the query) take only `status`: the request is refused before git runs.
+ */
 export interface FaultSpec {
   /** Only requests with this method (any when absent). */
   readonly method?: string

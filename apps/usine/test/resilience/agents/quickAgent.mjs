@@ -9,6 +9,7 @@
 //   flood    prints MiB lines of output (second argument, default 8 MiB), then commits like `ok`
 //   badjson  prints lines that are not JSON objects, truncated JSON and a NUL, then commits like `ok`
 //   fill     writes one file until the disk is full, then exits 1
+//   dirty    writes a note and leaves it uncommitted: usine commits it, and a commit made again later has another sha
 import { spawnSync } from "node:child_process"
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from "node:fs"
 
@@ -87,6 +88,10 @@ const main = async () => {
       say('"a string"')
       process.stdout.write("\u0000\u0001 binary\n")
       return commitNote()
+    case "dirty":
+      mkdirSync("notes", { recursive: true })
+      writeFileSync(`notes/${Date.now()}-${process.pid}.md`, `${prompt.slice(0, 200)}\n`)
+      return say("left a note uncommitted")
     case "fill": {
       const fd = openSync("filler.bin", "w")
       const chunk = Buffer.alloc(256 * 1024, 120)
