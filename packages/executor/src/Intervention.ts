@@ -51,9 +51,17 @@ const run = (transport: WorkerTransportShape, argv: ReadonlyArray<string>) =>
     )
   )
 
-/** The CLI's answer to `id` in the session's stream, if it came. */
+/**
+ * The CLI's answer to `id` in the session's stream, if it came. A stream the wrapper has not created yet holds no
+ * answer: `grep -s` says so with exit status 2 and nothing on stderr.
+ */
 const answerIn = (transport: WorkerTransportShape, record: SessionRecord, channel: Extract<InterventionChannel, { _tag: "Stdin" }>, id: string) =>
-  run(transport, ["grep", "-F", "--", id, sessionFiles(record.attemptDir).stream]).pipe(
+  transport.exec({ argv: ["grep", "-sF", "--", id, sessionFiles(record.attemptDir).stream], timeoutMs: 30_000 }).pipe(
+    Effect.flatMap((result) =>
+      result.exitCode <= 1 || (result.exitCode === 2 && result.stderr.trim() === "")
+        ? Effect.succeed(result)
+        : Effect.fail(new HostOperationFailed({ host: transport.host, operation: `grep ${id}`, detail: result.stderr.trim() }))
+    ),
     Effect.map((result) =>
       Option.fromNullable(
         result.stdout
