@@ -84,7 +84,23 @@ export const ledgerRows = (file: string) => {
         Option.filter(Option.fromNullable(found[0]), (run) => ["Succeeded", "Failed", "Canceled"].includes(run.state))
       ),
       seconds
-    )
+    ).pipe(Effect.catchAll((error) => Effect.flatMap(whereItStands(loop), (state) => Effect.fail(new Error(`${typeof error === "string" ? error : error.message}; ${state}`)))))
+  /** A Loop's Runs and their Attempts as one line, for a test that waited in vain: what CI prints is all we see. */
+  const whereItStands = (loop: string) =>
+    Effect.gen(function* () {
+      const found = yield* runs(loop)
+      const parts: Array<string> = []
+      for (const run of found) {
+        const tried = yield* attempts(run.id)
+        const each = tried.map((attempt) => {
+          const failure = attempt.outcome?.failure
+          const ended = attempt.endedAt === undefined ? "open" : `${attempt.endedAt - attempt.startedAt} ms`
+          return `#${attempt.number} ${attempt.outcome?._tag ?? "running"} ${ended}${failure === undefined ? "" : ` ${failure._tag}: ${failure.reason} ${failure.evidence.slice(-300)}`}`
+        })
+        parts.push(`Run ${run.id} ${run.state} [${each.join("; ")}]`)
+      }
+      return parts.length === 0 ? `no Run of ${loop}` : parts.join(" | ")
+    }).pipe(Effect.orElseSucceed(() => "the ledger could not be read"))
   /** How many notifications of `event` the ledger has marked delivered (sent and answered 2xx). */
   const delivered = (event: string) =>
     read(file, (db) =>
