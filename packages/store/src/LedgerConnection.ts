@@ -1,7 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
-import { createRequire } from "node:module"
-import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import { Clock, Context, Duration, Effect, Option } from "effect"
 import type { LedgerWrites } from "./LedgerWrites"
 import { isBusy, retryWhileBusy } from "./retryWhileBusy"
 
@@ -16,7 +15,6 @@ export interface PreparedStatement {
 
 /** The better-sqlite3 connection behind the ledger's client. */
 export interface RawConnection {
-  readonly name: string
   readonly inTransaction: boolean
   prepare(sql: string): PreparedStatement
 }
@@ -30,6 +28,8 @@ export interface LedgerConnectionShape {
    * for `LedgerWrites`, as the client's own transactions are. Inside a client transaction it is none at once.
    */
   readonly transact: <A>(body: () => Option.Option<A>) => Effect.Effect<Option.Option<A>>
+  /** The ledger's file, for a reader of its own beside the client (the duplicate check's query-only connection). */
+  readonly filename: string
 }
 
 /** The ledger client's own connection, for plain prepared calls in one transaction (ADR 0080); none without it. */
@@ -38,32 +38,8 @@ export class LedgerConnection extends Context.Tag("usine/LedgerConnection")<
   Option.Option<LedgerConnectionShape>
 >() {}
 
-type Pragma = (this: RawConnection, source: string, options?: unknown) => unknown
-const Database = createRequire(import.meta.url)("better-sqlite3") as { prototype: { pragma: Pragma } }
-
 /**
- * Builds `layer` (the SQLite client on `filename`) and finds the connection it opened: @effect/sql-sqlite-node keeps
- * it private, and the first thing the client does with it is `journal_mode = WAL`. The watch lasts the build only.
- */
-export const buildCapturing = <ROut, E>(filename: string, layer: Layer.Layer<ROut, E>) =>
-  Effect.suspend(() => {
-    const proto = Database.prototype
-    const original = proto.pragma
-    let connection = Option.none<RawConnection>()
-    proto.pragma = function (this: RawConnection, source: string, options?: unknown) {
-      if (Option.isNone(connection) && this.name === filename && /^journal_mode/i.test(source)) connection = Option.some(this)
-      return original.call(this, source, options)
-    }
-    return Layer.build(layer).pipe(
-      Effect.map((context) => ({ context, connection })),
-      Effect.ensuring(Effect.sync(() => {
-        proto.pragma = original
-      }))
-    )
-  })
-
-/**
- * `transact` over `db`, the connection behind `sql` (not the ledger's wrapper: it reserves the bare client).
+ * `transact` over `db`, the connection behind the ledger's client; `withConnection` holds it as a client transaction does.
  *
  * The body, BEGIN and COMMIT run in one synchronous step, so no other fiber's statement can come between them. The
  * client's semaphore only keeps its transactions, which span several steps, from interleaving. Each of those starts
@@ -72,8 +48,9 @@ export const buildCapturing = <ROut, E>(filename: string, layer: Layer.Layer<ROu
  * reservation, unless that transaction is the caller's own: then it is none at once.
  */
 export const makeLedgerConnection = (
+  filename: string,
   db: RawConnection,
-  sql: SqlClient.SqlClient,
+  withConnection: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>,
   writes: LedgerWrites["Type"]
 ): LedgerConnectionShape => {
   const begin = db.prepare("BEGIN IMMEDIATE")
@@ -98,7 +75,7 @@ export const makeLedgerConnection = (
       catch: (cause) => new SqlError({ cause, message: "Failed to run the ledger transaction" })
     })
   const reserved = <A>(clock: Clock.Clock, body: () => Option.Option<A>) =>
-    Effect.scoped(Effect.flatMap(sql.reserve, () => step(clock, body)))
+    withConnection(step(clock, body))
   const once = <A>(body: () => Option.Option<A>): Effect.Effect<Option.Option<A>, SqlError> =>
     Effect.clockWith((clock) =>
       !db.inTransaction
@@ -106,6 +83,7 @@ export const makeLedgerConnection = (
         : Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (outer) =>
           Option.isSome(outer) ? Effect.succeed(Option.none<A>()) : reserved(clock, body)))
   return {
+    filename,
     prepare: (source) => db.prepare(source),
     // The retry's machinery is built only once SQLite has answered busy: the common claim never needs it.
     transact: <A>(body: () => Option.Option<A>) =>

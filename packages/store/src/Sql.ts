@@ -1,13 +1,12 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Migrator from "@effect/sql/Migrator"
 import type { SqlError } from "@effect/sql/SqlError"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import type { ConfigError } from "effect/ConfigError"
 import { Context, Effect, Layer, Option } from "effect"
 import { type LedgerLock, type LedgerLocked, layer as ledgerLockLayer } from "./LedgerLock"
-import { buildCapturing, LedgerConnection, makeLedgerConnection } from "./LedgerConnection"
+import * as LedgerClient from "./LedgerClient"
+import { LedgerConnection, makeLedgerConnection } from "./LedgerConnection"
 import { LedgerWrites } from "./LedgerWrites"
-import { ledgerTransactions } from "./ledgerTransactions"
 import ledger0001 from "./migrations/0001_ledger"
 import readModelIndexes0002 from "./migrations/0002_read_model_indexes"
 import triggerRefusals0003 from "./migrations/0003_trigger_refusals"
@@ -53,19 +52,16 @@ const prepare = Effect.gen(function* () {
 export type SqlLayerError = ConfigError | SqlError | Migrator.MigrationError
 
 /**
- * The SQLite client, its transactions the ledger's (`ledgerTransactions`): retried while `SQLITE_BUSY`, the store's only
- * retry, and timed for `LedgerWrites` (the one timing hook, for the metrics); with the connection behind it
- * (`LedgerConnection`) for the claim's plain prepared calls.
+ * The ledger's own client (`LedgerClient`: its connection, its transactions retried while `SQLITE_BUSY` at their
+ * start and timed for `LedgerWrites`), with the connection behind it (`LedgerConnection`) for the claim's plain
+ * prepared calls.
  */
 const ledgerClient = (filename: string) =>
   Layer.scopedContext(
     Effect.gen(function* () {
-      const { connection, context } = yield* buildCapturing(filename, SqliteClient.layer({ filename }))
-      const sql = Context.get(context, SqlClient.SqlClient)
-      const writes = yield* LedgerWrites
-      return Context.make(SqliteClient.SqliteClient, Context.get(context, SqliteClient.SqliteClient)).pipe(
-        Context.add(SqlClient.SqlClient, ledgerTransactions(sql, writes)),
-        Context.add(LedgerConnection, Option.map(connection, (db) => makeLedgerConnection(db, sql, writes)))
+      const { db, sql, withConnection } = yield* LedgerClient.make(filename, yield* LedgerWrites)
+      return Context.make(SqlClient.SqlClient, sql).pipe(
+        Context.add(LedgerConnection, Option.some(makeLedgerConnection(filename, db, withConnection, yield* LedgerWrites)))
       )
     })
   )
@@ -76,11 +72,11 @@ const ledgerClient = (filename: string) =>
  */
 export const layerUnlocked = (
   filename: string
-): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient | LedgerConnection, SqlLayerError> =>
+): Layer.Layer<SqlClient.SqlClient | LedgerConnection, SqlLayerError> =>
   Layer.effectDiscard(prepare).pipe(Layer.provideMerge(ledgerClient(filename)))
 
 /** The daemon's ledger: takes `<file>.lock` first, so a second process refuses before touching the file. */
 export const layer = (
   filename: string
-): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient | LedgerConnection | LedgerLock, SqlLayerError | LedgerLocked> =>
+): Layer.Layer<SqlClient.SqlClient | LedgerConnection | LedgerLock, SqlLayerError | LedgerLocked> =>
   layerUnlocked(filename).pipe(Layer.provideMerge(ledgerLockLayer(filename)))

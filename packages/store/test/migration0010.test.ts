@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { Effect, Layer } from "effect"
 import { join } from "node:path"
+import * as LedgerClient from "@usine/store/LedgerClient"
 import * as Sql from "@usine/store/Sql"
 import { tempDir } from "./fixtures/testLedger"
 
@@ -15,10 +15,9 @@ describe("migration 0010 (the pull-request gate)", () => {
       const before = all.filter(([id]) => id < 10)
       // A ledger of the previous release, with a Run, its Attempt, its transitions and its approval.
       yield* Effect.scoped(Effect.gen(function* () {
-        const context = yield* Layer.build(SqliteClient.layer({ filename: file }))
-        const sql = yield* Effect.provide(SqlClient.SqlClient, context)
+        const { sql } = yield* LedgerClient.make(file, { observe: () => {} })
         yield* sql.unsafe("PRAGMA foreign_keys = ON")
-        yield* Migrator.make({})({ loader: Effect.succeed(before), table: "usine_migrations" }).pipe(Effect.provide(context))
+        yield* Migrator.make({})({ loader: Effect.succeed(before), table: "usine_migrations" }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
         yield* sql.unsafe(`INSERT INTO usine_events (id, loop, item_key, repository, number, generation, submission_json, received_at, recorded_at, status)
           VALUES ('e1', 'fix', 'k1', 'o/r', 1, 0, '{}', 1, 1, 'claimed')`)
         yield* sql.unsafe(`INSERT INTO usine_runs (id, event_id, loop, item_key, repository, number, generation, state, state_json, version, task, agent,

@@ -1,5 +1,5 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
-import { SqliteClient } from "@effect/sql-sqlite-node/SqliteClient"
+import { LedgerConnection } from "../LedgerConnection"
 import { Effect, Option, type Scope } from "effect"
 import type { EventId } from "@usine/core/ids/EventId"
 import type { ClaimResult } from "../RunStore"
@@ -65,8 +65,8 @@ export const makeDuplicateCheck = (
       const answer = recent.get(eventId)
       return answer === undefined ? Option.none() : Option.some(answer)
     }
-    const client = yield* Effect.serviceOption(SqliteClient)
-    const filename = Option.getOrUndefined(Option.map(client, (c) => c.config.filename))
+    const connection = Option.flatten(yield* Effect.serviceOption(LedgerConnection))
+    const filename = Option.getOrUndefined(Option.map(connection, (c) => c.filename))
     if (filename === undefined || filename === "" || filename === ":memory:" || filename.startsWith("file:")) {
       const readAt = recent.epoch()
       rebuild(yield* Effect.orDie(sql.unsafe<NewestRow>(NEWEST_FINAL_SQL, [RECENT_CLAIMS])), readAt)
