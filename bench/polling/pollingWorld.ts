@@ -44,12 +44,10 @@ loops:
 const triggerConfig = (repositories: number) =>
   Layer.effect(
     TriggerConfig,
-    Effect.map(parseConfig(config(repositories), { env: {} }), (c) => ({
-      repositories: c.repositories,
-      loops: c.loops,
-      labels: c.labels,
-      pollInterval: POLL_INTERVAL
-    }))
+    Effect.map(parseConfig(config(repositories), { env: {} }), (c) => {
+      const settings = { repositories: c.repositories, loops: c.loops, labels: c.labels, pollInterval: POLL_INTERVAL }
+      return { current: () => settings }
+    })
   )
 
 /** Submissions go straight to the ledger, as the engine's first step does; no Run fibers. */

@@ -23,10 +23,10 @@ export class BoardActions extends Effect.Service<BoardActions>()("usine/BoardAct
     const store = yield* RunStore
     const model = yield* ReadModel
     const moves = yield* BoardMoves
-    const settings = yield* BoardSettings
+    const boardSettings = yield* BoardSettings
 
     const configuredLoop = (loop: string) =>
-      settings.loops.some((l) => l.name === loop) ? Effect.void : Effect.fail(new LoopNotConfigured({ loop }))
+      boardSettings.current().loops.some((l) => l.name === loop) ? Effect.void : Effect.fail(new LoopNotConfigured({ loop }))
 
     return {
       /** Waiting → Queued; a repeat after the approval is a no-op (`approved: false`). */
@@ -121,6 +121,7 @@ export class BoardActions extends Effect.Service<BoardActions>()("usine/BoardAct
       }),
       /** Moves a card: the Item's column label is swapped on GitHub and polling gets a Hint. Already there: no-op. */
       move: Effect.fn("BoardActions.move")(function* (repository: string, number: number, column: string) {
+        const settings = boardSettings.current()
         const to = settings.columns.find((c) => c.name === column)
         if (to === undefined) return yield* new UnknownColumn({ column })
         const known = settings.repositories.find((r) => r.toLowerCase() === repository.toLowerCase())

@@ -38,7 +38,8 @@ const close = (server: Server) =>
  */
 export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServer", {
   scoped: Effect.gen(function* () {
-    const settings = yield* BoardSettings
+    // The address, token and session policy are read once: they apply at the next start.
+    const settings = (yield* BoardSettings).current()
     const { host } = settings.listen
     if (!isLoopback(host) && Option.isNone(settings.token)) return yield* new BoardTokenMissing({ host })
     const views = yield* BoardViews

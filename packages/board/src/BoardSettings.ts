@@ -81,8 +81,13 @@ export const loopInfoOf = (loop: CompiledLoop): LoopInfo => ({
 })
 
 /** The Board's settings; the app builds them from usine.yaml with `fromConfig`. */
-export class BoardSettings extends Context.Tag("usine/BoardSettings")<BoardSettings, BoardSettingsData>() {
-  static readonly layer = (data: BoardSettingsData): Layer.Layer<BoardSettings> => Layer.succeed(BoardSettings, data)
+/**
+ * The Board's settings as of now: each request asks `current()` when it is handled, so a reload of usine.yaml
+ * reaches the next one (ADR 0029); never kept across requests.
+ */
+export class BoardSettings extends Context.Tag("usine/BoardSettings")<BoardSettings, { readonly current: () => BoardSettingsData }>() {
+  /** Settings that never change: for tests and tools. */
+  static readonly layer = (data: BoardSettingsData): Layer.Layer<BoardSettings> => Layer.succeed(BoardSettings, { current: () => data })
 
   static readonly fromConfig = (config: UsineConfig): BoardSettingsData => {
     const name = config.board.hostName === undefined ? undefined : publicName(config.board.hostName)

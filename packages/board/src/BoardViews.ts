@@ -46,7 +46,7 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
     const model = yield* ReadModel
     const store = yield* RunStore
     const redactor = yield* Redactor
-    const settings = yield* BoardSettings
+    const boardSettings = yield* BoardSettings
     const polls = yield* PollFailureFeed
     const workerFeed = yield* WorkerStatusFeed
     const brakeStore = yield* BrakeStore
@@ -58,10 +58,12 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
     const capsToday = Effect.gen(function* () {
       const day = budgetDayOf(yield* Clock.currentTimeMillis)
       const used = yield* brakeStore.usageOfDays(day, day)
+      const settings = boardSettings.current()
       return capStatuses(day, settings.loops, settings.budget, used, yield* brakeStore.raises(day))
     })
 
     const brakes = Effect.gen(function* () {
+      const settings = boardSettings.current()
       const held = yield* brakeStore.heldRuns(settings.pageSize + 1)
       return {
         held: held.slice(0, settings.pageSize),
@@ -96,7 +98,7 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
     return {
       /** Needs you: approvals, unresolved failures, Asks, poll failures, low rate quotas, Worker alerts, refusals. */
       needsYou: Effect.gen(function* () {
-        const ledger = yield* model.needsYou(settings.pageSize)
+        const ledger = yield* model.needsYou(boardSettings.current().pageSize)
         const feeds = [yield* polls.recent, yield* polls.rateQuotas, yield* workerFeed.workers] as const
         const refused = refusedTriggersView(yield* refusals.recent(REFUSED_SHOWN), yield* refusals.countsByLoop)
         return clean(needsYouView(ledger, ...feeds, yield* brakes, refused))
@@ -104,7 +106,7 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
 
       /** One page of Runs under the filters, with counts per state. */
       runs: Effect.fn("BoardViews.runs")(function* (query: RunsQuery, itemKey: string | undefined) {
-        const page = yield* model.runs({ ...query, itemKey, limit: settings.pageSize })
+        const page = yield* model.runs({ ...query, itemKey, limit: boardSettings.current().pageSize })
         const filter = { loop: query.loop, repository: query.repository, itemKey }
         const byDay = yield* runsByDay(model.runCountsByDay, filter, yield* Clock.currentTimeMillis)
         return clean({ query, page, byDay } satisfies RunsView)
@@ -146,6 +148,7 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
 
       /** The kanban Board of the configured repositories; the first cards carry their Item's newest Run. */
       board: Effect.gen(function* () {
+        const settings = boardSettings.current()
         const items = yield* model.boardItems(settings.repositories)
         const cards = yield* Effect.forEach(items, (item, index) =>
           index >= CARDS_WITH_RUNS ? Effect.succeed(item) : Effect.map(latestRunOf(item.itemKey), (latestRun) => ({ ...item, ...(latestRun === undefined ? {} : { latestRun }) })))
@@ -155,6 +158,7 @@ export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews",
       /** Each Loop's trigger, `if:`, counts, refused triggers, pause flag and Asks. */
       loops: Effect.gen(function* () {
         const overview = yield* model.loops
+        const settings = boardSettings.current()
         const limited = settings.loops.filter((loop) => loop.maxOpenPullRequests !== undefined)
         const open = yield* Effect.forEach(limited, (loop) =>
           Effect.map(brakeStore.openPullRequests(loop.name), (pulls) => [loop.name, pulls] as const))

@@ -26,14 +26,14 @@ export const GitHubTriggerCondition: Layer.Layer<
   TriggerCondition,
   Effect.gen(function* () {
     const observer = yield* ObserveItem
-    const settings = yield* TriggerConfig
+    const config = yield* TriggerConfig
     const trust = yield* ItemTrust
 
     const check = (event: QueuedEvent) =>
       Effect.gen(function* () {
         const { submission } = event
         if (submission.number === undefined) return true
-        const loop = settings.loops.find((l): l is ItemLoop => l.name === submission.loop && l.on !== "schedule")
+        const loop = config.current().loops.find((l): l is ItemLoop => l.name === submission.loop && l.on !== "schedule")
         if (loop === undefined) return yield* Effect.fail(new LoopNotItemLoop(submission.loop))
         const kind = loop.on === "issues" ? "issue" : "pull_request"
         const item = yield* observer.observe(submission.repository, submission.number, kind)

@@ -80,10 +80,10 @@ export class GitHubWebhooks extends Effect.Service<GitHubWebhooks>()("usine/GitH
   effect: Effect.gen(function* () {
     const triggers = yield* PollingTriggers
     const labels = yield* LabelSync
-    const settings = yield* TriggerConfig
+    const config = yield* TriggerConfig
 
     const registered = (repository: string) =>
-      settings.repositories.some((r) => r.toLowerCase() === repository.toLowerCase())
+      config.current().repositories.some((r) => r.toLowerCase() === repository.toLowerCase())
 
     /** Checks the signature in constant time, then offers the delivery's Hints; returns the targets it acted on. */
     const receive = Effect.fn("GitHubWebhooks.receive")(function* (secret: Redacted.Redacted<string>, input: WebhookDelivery) {

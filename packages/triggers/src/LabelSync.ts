@@ -36,7 +36,7 @@ const declaredSignatureOf = (labels: ReadonlyArray<LabelConfig>): string =>
 export class LabelSync extends Effect.Service<LabelSync>()("usine/LabelSync", {
   effect: Effect.gen(function* () {
     const client = yield* GitHubClient
-    const settings = yield* TriggerConfig
+    const config = yield* TriggerConfig
     const catalogs = yield* Ref.make(new Map<string, Catalog>())
     const keep = (repository: string, catalog: Catalog) =>
       Ref.update(catalogs, (m) => new Map(m).set(repository.toLowerCase(), catalog))
@@ -77,6 +77,7 @@ export class LabelSync extends Effect.Service<LabelSync>()("usine/LabelSync", {
 
     /** Creates the declared labels the repository lacks; returns their names. A label created meanwhile is fine. */
     const synchronize = Effect.fn("LabelSync.synchronize")(function* (repository: string) {
+      const settings = config.current()
       if (settings.labels.length === 0) return []
       const now = yield* Clock.currentTimeMillis
       const declared = declaredSignatureOf(settings.labels)

@@ -40,7 +40,7 @@ const describe = (cause: Cause.Cause<unknown>) => {
 /** Polls every registered repository each cycle, and refreshes the Items Hints name in between. */
 export class PollingTriggers extends Effect.Service<PollingTriggers>()("usine/PollingTriggers", {
   effect: Effect.gen(function* () {
-    const settings = yield* TriggerConfig
+    const config = yield* TriggerConfig
     const poller = yield* RepositoryPoll
     const failures = yield* PollFailures
     const client = yield* GitHubClient
@@ -66,7 +66,7 @@ export class PollingTriggers extends Effect.Service<PollingTriggers>()("usine/Po
     /** One cycle: every repository, four at a time; a failed repository keeps its cursor and the others go on. */
     const pollOnce = Effect.fn("PollingTriggers.pollOnce")(function* () {
       const startedAt = yield* Clock.currentTimeMillis
-      const repositories = yield* Effect.forEach(settings.repositories, pollRepository, {
+      const repositories = yield* Effect.forEach(config.current().repositories, pollRepository, {
         concurrency: REPOSITORY_CONCURRENCY
       })
       const report: CycleReport = { startedAt, finishedAt: yield* Clock.currentTimeMillis, repositories }
@@ -93,7 +93,7 @@ export class PollingTriggers extends Effect.Service<PollingTriggers>()("usine/Po
 
     /** The delay before the next cycle, as of now. */
     const nextDelay = Effect.gen(function* () {
-      return delayAfterCycle(settings.pollInterval, yield* client.budget, yield* Clock.currentTimeMillis)
+      return delayAfterCycle(config.current().pollInterval, yield* client.budget, yield* Clock.currentTimeMillis)
     })
 
     /** Polls until interrupted, with the Hint worker beside it. */

@@ -54,7 +54,7 @@ export interface RepositoryPollReport {
 export class RepositoryPoll extends Effect.Service<RepositoryPoll>()("usine/RepositoryPoll", {
   effect: Effect.gen(function* () {
     const client = yield* GitHubClient
-    const settings = yield* TriggerConfig
+    const config = yield* TriggerConfig
     const control = yield* LoopControl
     const store = yield* ItemStore
     const labels = yield* LabelSync
@@ -64,7 +64,7 @@ export class RepositoryPoll extends Effect.Service<RepositoryPoll>()("usine/Repo
     const trust = yield* ItemTrust
 
     const activeLoops = (repository: string) =>
-      Effect.map(control.pausedLoops, (paused) => activeItemLoops(settings, repository, paused))
+      Effect.map(control.pausedLoops, (paused) => activeItemLoops(config.current(), repository, paused))
 
     const evaluate = (observation: Observation, loops: ReadonlyArray<ItemLoop>) => {
       const { number, kind } = observation.target

@@ -57,7 +57,7 @@ export const tickSubmission = (
  */
 export class ScheduleTriggers extends Effect.Service<ScheduleTriggers>()("usine/ScheduleTriggers", {
   effect: Effect.gen(function* () {
-    const settings = yield* TriggerConfig
+    const config = yield* TriggerConfig
     const control = yield* LoopControl
     const sink = yield* TriggerSink
     const failures = yield* PollFailures
@@ -89,6 +89,7 @@ export class ScheduleTriggers extends Effect.Service<ScheduleTriggers>()("usine/
     const fireDue = Effect.fn("ScheduleTriggers.fireDue")(function* () {
       const now = yield* Clock.currentTimeMillis
       const paused = yield* control.pausedLoops
+      const settings = config.current()
       const active = new Set(activeScheduleLoops(settings, paused).map((loop) => loop.name))
       const done: Array<FiredTick> = []
       for (const loop of settings.loops) {
@@ -111,7 +112,7 @@ export class ScheduleTriggers extends Effect.Service<ScheduleTriggers>()("usine/
     const nextWake = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const paused = yield* control.pausedLoops
-      const ticks = activeScheduleLoops(settings, paused).flatMap((loop) => nextTickAfter(loop.schedule, now) ?? [])
+      const ticks = activeScheduleLoops(config.current(), paused).flatMap((loop) => nextTickAfter(loop.schedule, now) ?? [])
       return Math.min(now + Duration.toMillis(MAX_SCHEDULE_SLEEP), ...ticks)
     })
 

@@ -1,4 +1,4 @@
-import { Context, type Duration } from "effect"
+import { Context, type Duration, Layer } from "effect"
 import type { CompiledLoop, ItemLoop, ScheduleLoop } from "@usine/core/config/CompiledLoop"
 import type { LabelConfig } from "@usine/core/config/LabelConfig"
 import type { ItemKind } from "./ItemFields"
@@ -12,7 +12,14 @@ export interface TriggerSettings {
   readonly pollInterval: Duration.Duration
 }
 
-export class TriggerConfig extends Context.Tag("usine/TriggerConfig")<TriggerConfig, TriggerSettings>() {}
+/**
+ * The triggers' settings as of now: each caller asks `current()` at the moment it acts (a poll cycle, a webhook, a
+ * schedule's wake), so a reload of usine.yaml reaches the next one; never kept across actions (ADR 0029).
+ */
+export class TriggerConfig extends Context.Tag("usine/TriggerConfig")<TriggerConfig, { readonly current: () => TriggerSettings }>() {
+  /** Settings that never change: for tests and tools. */
+  static readonly fixed = (settings: TriggerSettings): Layer.Layer<TriggerConfig> => Layer.succeed(TriggerConfig, { current: () => settings })
+}
 
 const sameRepository = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
 

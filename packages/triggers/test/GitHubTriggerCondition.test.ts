@@ -24,7 +24,7 @@ loops:
 
 const world = GitHubTriggerCondition.pipe(
   Layer.provide(ObserveItem.Default),
-  Layer.provideMerge(Layer.mergeAll(TestLedger, SimGitHub, Layer.succeed(TriggerConfig, settings)))
+  Layer.provideMerge(Layer.mergeAll(TestLedger, SimGitHub, TriggerConfig.fixed(settings)))
 )
 
 const queued = (loop: string, number: number | undefined): QueuedEvent => {

@@ -41,7 +41,7 @@ describe("GitHubWebhooks", () => {
       Layer.provide(Layer.mergeAll(
         Layer.succeed(PollingTriggers, { hint: (h: Hint) => Effect.sync(() => void hints.push(h)) } as unknown as PollingTriggers),
         Layer.succeed(LabelSync, { recheck: (r: string) => Effect.sync(() => void rechecked.push(r)) } as unknown as LabelSync),
-        Layer.succeed(TriggerConfig, { repositories: ["acme/widgets"], loops: [], labels: [], pollInterval: Duration.minutes(10) })
+        TriggerConfig.fixed({ repositories: ["acme/widgets"], loops: [], labels: [], pollInterval: Duration.minutes(10) })
       ))
     )
 

@@ -28,7 +28,7 @@ loops:
 
 const world = (settings: TriggerSettings) =>
   Layer.mergeAll(RepositoryPoll.Default, PollFailures.Default, LabelSync.Default).pipe(
-    Layer.provideMerge(Layer.mergeAll(TestLedger, SimGitHub, Layer.succeed(TriggerConfig, settings)))
+    Layer.provideMerge(Layer.mergeAll(TestLedger, SimGitHub, TriggerConfig.fixed(settings)))
   )
 
 const poll = (repository: string) => Effect.flatMap(RepositoryPoll, (p) => p.poll(repository))

@@ -19,7 +19,7 @@ loops:
 
 const world = Layer.mergeAll(PollingTriggers.Default, PollFailures.Default).pipe(
   Layer.provideMerge(
-    Layer.mergeAll(TestLedger, SimGitHub, Layer.succeed(TriggerConfig, settingsOf(LOOPS, Duration.seconds(30))))
+    Layer.mergeAll(TestLedger, SimGitHub, TriggerConfig.fixed(settingsOf(LOOPS, Duration.seconds(30))))
   )
 )
 

@@ -28,7 +28,7 @@ loops:
 
 const world = (settings: TriggerSettings, github = SimGitHub) =>
   Layer.mergeAll(RepositoryPoll.Default, PollFailures.Default).pipe(
-    Layer.provideMerge(Layer.mergeAll(TestLedger, github, Layer.succeed(TriggerConfig, settings)))
+    Layer.provideMerge(Layer.mergeAll(TestLedger, github, TriggerConfig.fixed(settings)))
   )
 
 const poll = Effect.flatMap(RepositoryPoll, (p) => p.poll(REPOSITORY))

@@ -18,7 +18,7 @@ loops:
 ${extra}`)
 
 const world = (settings: ReturnType<typeof settingsOf>) =>
-  ScheduleTriggers.Default.pipe(Layer.provideMerge(Layer.mergeAll(TestLedger, Layer.succeed(TriggerConfig, settings))))
+  ScheduleTriggers.Default.pipe(Layer.provideMerge(Layer.mergeAll(TestLedger, TriggerConfig.fixed(settings))))
 
 const submitted = Effect.flatMap(Submitted, Ref.get)
 const ticks = Effect.map(submitted, (list) => list.map((s) => `${s.repository} ${JSON.parse(s.eventId)[2]}`))
@@ -116,7 +116,7 @@ describe("ScheduleTriggers", () => {
       assert.strictEqual(restarted[0]!.scheduledAt, "2026-03-28T08:00:00.000Z")
       const claims = restarted[0]!.verdicts.map((v) => (v._tag === "Submitted" && v.claim._tag === "Claimed" ? v.claim.opened : v._tag))
       assert.deepStrictEqual(claims, [false, false], "same Event ids: the ledger keeps the Runs it had")
-    }).pipe(Effect.provide(Layer.mergeAll(TestLedger, Layer.succeed(TriggerConfig, schedule("0 9 * * *")))))
+    }).pipe(Effect.provide(Layer.mergeAll(TestLedger, TriggerConfig.fixed(schedule("0 9 * * *")))))
   )
 
   it.effect("a paused Loop's Tick passes without an Event and is not fired late on unpause", () =>

@@ -27,7 +27,7 @@ const settings = (...loops: Array<string>) => settingsOf(`repositories: [acme/wi
 
 const world = (trigger: TriggerSettings) =>
   Layer.mergeAll(RepositoryPoll.Default, PollFailures.Default).pipe(
-    Layer.provideMerge(Layer.mergeAll(TestLedger, SimGitHub, Layer.succeed(TriggerConfig, trigger)))
+    Layer.provideMerge(Layer.mergeAll(TestLedger, SimGitHub, TriggerConfig.fixed(trigger)))
   )
 
 const poll = Effect.flatMap(RepositoryPoll, (p) => p.poll(REPOSITORY))
@@ -199,7 +199,7 @@ describe("trigger trust against the emulator", () => {
         "label ready-for-agent was added by eve, who has no access, not write access, and is not in trusted_authors"
       )
       const trigger = yield* TriggerConfig
-      assert.deepStrictEqual(trustWarnings(trigger).map((w) => w.slice(0, 40)), ["loop open: trust: anyone lets any GitHub"])
+      assert.deepStrictEqual(trustWarnings(trigger.current()).map((w) => w.slice(0, 40)), ["loop open: trust: anyone lets any GitHub"])
     }).pipe(Effect.provide(world(settings(loop("open", "    trust: anyone\n"), loop("guarded")))), Effect.orDie)
   )
 

@@ -17,7 +17,7 @@ loops:
 `)
 
 const world = PollingTriggers.Default.pipe(
-  Layer.provideMerge(Layer.mergeAll(TestLedger, SimGitHub, Layer.succeed(TriggerConfig, settings)))
+  Layer.provideMerge(Layer.mergeAll(TestLedger, SimGitHub, TriggerConfig.fixed(settings)))
 )
 
 describe("the GitHub token in the triggers' logs", () => {

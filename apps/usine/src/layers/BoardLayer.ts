@@ -5,13 +5,13 @@ import { ConfigState } from "../ConfigState"
 import { DaemonPollFailureFeed } from "../daemon/DaemonPollFailureFeed"
 import { DaemonWorkerStatusFeed } from "../daemon/DaemonWorkerStatusFeed"
 import { GitHubBoardMoves } from "../daemon/GitHubBoardMoves"
-import { liveView } from "../daemon/liveView"
+import { derivedSnapshot } from "../daemon/derivedSnapshot"
 import { BoardRoutesLayer } from "./BoardRoutesLayer"
 
-/** The Board's settings as a live view: columns, repositories and Loops follow a reload; the address does not. */
+/** The Board's settings as of now: columns, repositories and Loops follow a reload; the address does not. */
 const LiveBoardSettings = Layer.effect(
   BoardSettings,
-  Effect.map(ConfigState, (state) => liveView(state.unsafeGet, BoardSettings.fromConfig))
+  Effect.map(ConfigState, (state) => ({ current: derivedSnapshot(state.unsafeGet, BoardSettings.fromConfig) }))
 )
 
 /**

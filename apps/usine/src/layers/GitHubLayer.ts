@@ -8,7 +8,7 @@ import { ObserveItem } from "@usine/triggers/ObserveItem"
 import { PollFailures } from "@usine/triggers/PollFailures"
 import { TriggerConfig, type TriggerSettings } from "@usine/triggers/TriggerConfig"
 import { ConfigState } from "../ConfigState"
-import { liveView } from "../daemon/liveView"
+import { derivedSnapshot } from "../daemon/derivedSnapshot"
 
 /** The part of usine.yaml the triggers read. */
 export const triggerSettingsOf = (config: UsineConfig): TriggerSettings => ({
@@ -18,10 +18,10 @@ export const triggerSettingsOf = (config: UsineConfig): TriggerSettings => ({
   pollInterval: config.pollInterval
 })
 
-/** The triggers' settings as a live view: each cycle reads the Loops, repositories and labels in force. */
+/** The triggers' settings as of now: each cycle asks for the Loops, repositories and labels in force. */
 const LiveTriggerConfig = Layer.effect(
   TriggerConfig,
-  Effect.map(ConfigState, (state) => liveView(state.unsafeGet, triggerSettingsOf))
+  Effect.map(ConfigState, (state) => ({ current: derivedSnapshot(state.unsafeGet, triggerSettingsOf) }))
 )
 
 /**
