@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process"
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option } from "effect"
@@ -94,6 +94,8 @@ const attacked = Layer.scoped(
     assert.isTrue(holds(mirror, deletedBlob), "the mirror fetched the branch before it was deleted")
 
     yield* git("push", "--quiet", "origin", ":leak")
+    // Its config names the token: nothing of the test's own may be where the proofs look for it.
+    rmSync(clone, { recursive: true, force: true })
     const thiefIssue = yield* issue(daemon, `steal-objects ${held.commit} ${held.blob} ${deletedBlob}`, "hostile")
     const [thief] = yield* settledRuns(daemon, [thiefIssue], 150)
     if (thief === undefined) throw new Error("the thief's issue opened no Run")
