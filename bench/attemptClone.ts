@@ -86,31 +86,39 @@ const measure = (name: string, root: string, origin: string) =>
 
     const acquire: Array<number> = []
     const start: Array<number> = []
+    const clone: Array<number> = []
     const shared: Array<number> = []
+    const since = (began: number) => performance.now() - began
     for (let i = 0; i <= RUNS; i++) {
       const began = performance.now()
       yield* Effect.scoped(workspace.acquire({ attemptId: `${name}/${i}`, repository, cloneUrl: origin, ref: "main" }))
-      const acquired = performance.now() - began
+      const acquired = since(began)
 
       const dir = join(root, "probe")
       rmSync(dir, { recursive: true, force: true })
       mkdirSync(dir, { recursive: true })
       const startBegan = performance.now()
-      yield* makeStartRepo({ transport, mirror, start: join(dir, "start.git"), shas: [base], timeoutMs: 600_000 })
-      const started = performance.now() - startBegan
+      yield* makeStartRepo({ transport, mirror, start: join(dir, "start.git"), shas: [base], branch: { name: "main", sha: base }, timeoutMs: 600_000 })
+      const started = since(startBegan)
+      // The clone as `Workspace` makes it, borrowing start.git.
+      const cloneBegan = performance.now()
+      yield* runGit(transport, ["clone", "--quiet", "--shared", "--no-checkout", "--no-hardlinks", join(dir, "start.git"), join(dir, "clone")])
+      yield* runGit(transport, ["-C", join(dir, "clone"), "checkout", "--quiet", "--detach", base])
+      const cloned = since(cloneBegan)
       // What every Attempt's clone cost before ADR 0083: borrowing the whole mirror.
       const sharedBegan = performance.now()
       yield* runGit(transport, ["clone", "--quiet", "--shared", "--no-checkout", "--no-hardlinks", mirror, join(dir, "shared")])
       yield* runGit(transport, ["-C", join(dir, "shared"), "checkout", "--quiet", "--detach", base])
-      const sharedMs = performance.now() - sharedBegan
+      const sharedMs = since(sharedBegan)
       if (i > 0) {
         acquire.push(acquired)
         start.push(started)
+        clone.push(cloned)
         shared.push(sharedMs)
       }
     }
     const size = sh(root, ["--git-dir", mirror, "count-objects", "-v"]).match(/size-pack: (\d+)/)?.[1] ?? "?"
-    return { name, first, acquire: median(acquire), start: median(start), shared: median(shared), size }
+    return { name, first, acquire: median(acquire), start: median(start), clone: median(clone), shared: median(shared), size }
   })
 
 const program = Effect.gen(function* () {
@@ -123,23 +131,25 @@ const program = Effect.gen(function* () {
     r.first,
     r.acquire,
     r.start,
+    r.clone,
+    r.start + r.clone,
     r.shared
   ])
-  const worst = Math.max(demo.acquire, large.acquire)
+  const worst = Math.max(demo.start + demo.clone, large.start + large.clone)
   emitReport({
     bench: "attemptClone",
     tables: [
       {
         title: `An Attempt's workspace on a local Worker (median of ${RUNS}, ms)`,
-        columns: ["repository", "mirror pack", "first Attempt (mirror made)", "per Attempt: fetch, start.git, clone, checkout", "start.git alone", "was: clone borrowing the mirror"],
+        columns: ["repository", "mirror pack", "first acquire (mirror made)", "acquire (fetch included)", "start.git", "clone + checkout", "new clone in all", "was: clone of the mirror + checkout"],
         rows
       }
     ],
     targets: [
-      { name: "per-Attempt clone", target: "< 300 ms", measured: `${worst.toFixed(1)} ms`, met: worst < 300 }
+      { name: "per-Attempt clone (start.git, clone, checkout)", target: "< 300 ms", measured: `${worst.toFixed(1)} ms`, met: worst < 300 }
     ],
     notes: [
-      "The origin is a local bare repository: the fetch is git's, without a network.",
+      "The origin is a local bare repository: the acquire's fetch is git's, without a network; it was paid before ADR 0083 too.",
       "`start.git alone` is `pack-objects --revs` of the base from the mirror's bitmapped pack (ADR 0083)."
     ]
   })

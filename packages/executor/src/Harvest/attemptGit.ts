@@ -72,22 +72,23 @@ export const attemptGit = (options: GitHubAccess & {
     .readFile(path.join(options.start, "HEAD"), { maxBytes: 0 })
     .pipe(Effect.map((head) => (Option.isSome(head) ? options.start : options.mirror)))
 
-  /** A fresh harvest repository whose objects borrow the Attempt's start. */
-  const reset = Effect.gen(function* () {
-    yield* transport.remove(harvestRepo)
-    yield* transport.makeDirectory(harvestRepo)
-    yield* runGit(transport, ["init", "--quiet", "--bare", harvestRepo], { timeoutMs })
-    yield* transport.remove(path.join(harvestRepo, "hooks"))
-    yield* transport.writeFile(path.join(harvestRepo, "objects", "info", "alternates"), `${path.join(yield* borrowed, "objects")}\n`)
-  })
+  /** A fresh harvest repository whose objects borrow `from`'s. */
+  const reset = (from: string) =>
+    Effect.gen(function* () {
+      yield* transport.remove(harvestRepo)
+      yield* transport.makeDirectory(harvestRepo)
+      yield* runGit(transport, ["init", "--quiet", "--bare", harvestRepo], { timeoutMs })
+      yield* transport.remove(path.join(harvestRepo, "hooks"))
+      yield* transport.writeFile(path.join(harvestRepo, "objects", "info", "alternates"), `${path.join(from, "objects")}\n`)
+    })
 
-  /** Which of `ids` the borrowed repository holds: its own objects, packed by the daemon. */
-  const borrowedHolds = (ids: ReadonlyArray<string>) =>
+  /** Which of `ids` the repository `gitDir` holds: its own objects, packed by the daemon. */
+  const holdsIn = (gitDir: string, ids: ReadonlyArray<string>) =>
     ids.length === 0
       ? Effect.succeed(new Set<string>())
-      : Effect.flatMap(borrowed, (gitDir) =>
-        runGit(transport, [`--git-dir=${gitDir}`, "cat-file", "--batch-check=%(objectname)"], { timeoutMs, stdin: `${ids.join("\n")}\n` })
-      ).pipe(Effect.map((out) => new Set(out.split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line)))))
+      : runGit(transport, [`--git-dir=${gitDir}`, "cat-file", "--batch-check=%(objectname)"], { timeoutMs, stdin: `${ids.join("\n")}\n` }).pipe(
+        Effect.map((out) => new Set(out.split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line))))
+      )
 
   /**
    * Brings the agent's work into the harvest repository: its HEAD commit and objects, copied as files, then what
@@ -95,7 +96,8 @@ export const attemptGit = (options: GitHubAccess & {
    * attribute program can run: the config is the daemon's) and committed on top. Returns the collected head.
    */
   const collect = Effect.fn("AttemptGit.collect")(function* (message: string) {
-    yield* reset
+    const from = yield* borrowed
+    yield* reset(from)
     const copied = yield* transport.exec({
       argv: ["/bin/sh", "-c", collectScript, "usine-collect", options.worktree, harvestRepo],
       timeoutMs
@@ -110,7 +112,7 @@ export const attemptGit = (options: GitHubAccess & {
     // A loose object is taken by its file name, unchecked: one named after an object of the start could stand in
     // for the base's content in the guards' diff. Those are borrowed already, so the copies go.
     const loose = lines.filter((l) => l.startsWith("loose ")).map((l) => l.slice("loose ".length))
-    for (const id of yield* borrowedHolds(loose)) {
+    for (const id of yield* holdsIn(from, loose)) {
       yield* transport.remove(path.join(harvestRepo, "objects", id.slice(0, 2), id.slice(2)))
     }
     for (const line of lines.filter((l) => l.startsWith("pack "))) {

@@ -22,10 +22,8 @@ export const makeStartRepo = Effect.fn("Workspace.makeStartRepo")(function* (opt
   readonly timeoutMs: number
 }) {
   const { transport, start, timeoutMs } = options
-  yield* transport.remove(start)
-  yield* transport.makeDirectory(start)
-  yield* runGit(transport, ["init", "--quiet", "--bare", start], { timeoutMs })
-  yield* transport.remove(path.join(start, "hooks"))
+  // No template: no hooks, nothing but what git needs. The Attempt's folder is new, so `start` is too.
+  yield* runGit(transport, ["init", "--quiet", "--bare", "--template=", start], { timeoutMs })
   yield* runGit(
     transport,
     [`--git-dir=${options.mirror}`, "pack-objects", "--revs", "--use-bitmap-index", "--quiet", path.join(start, "objects", "pack", "pack")],
