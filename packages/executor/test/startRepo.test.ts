@@ -5,6 +5,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import * as LocalTransport from "../src/LocalTransport"
 import * as Workspace from "../src/Workspace"
+import { attemptGit, harvestRepoOf } from "../src/Harvest/attemptGit"
 import { git, makeOrigin } from "./gitOrigin"
 import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
@@ -90,5 +91,32 @@ describe("Workspace: an Attempt's start repository", () => {
       assert.isTrue(has(mirror, held.blob), "held work stays")
       assert.isFalse(readable(later.worktree).has(blob))
       assert.isTrue(fs.readdirSync(path.join(mirror, "objects", "pack")).some((name) => name.endsWith(".bitmap")), "repacked with a bitmap")
+    }))
+
+  it.scopedLive("the harvest repository borrows the start only: a tree naming another Run's held file finds nothing", () =>
+    Effect.gen(function* () {
+      const dir = yield* scopedTempDir()
+      const origin = yield* makeOrigin(dir)
+      const root = path.join(dir, "worker")
+      const workspace = yield* Workspace.make({ transport, root })
+      yield* workspace.acquire({ attemptId: "ee/main/1", repository, cloneUrl: origin.bare, ref: "main" })
+      const mirror = path.join(root, "mirrors", "acme__widgets.git")
+      const held = plant(mirror, "HELD-WORK-MARKER\n")
+      git(mirror, "update-ref", "refs/usine/salvage/other-run/1", held.commit)
+
+      const attempt = yield* workspace.acquire({ attemptId: "ee/main/2", repository, cloneUrl: origin.bare, ref: "main" })
+      // The agent knows the held file's id (an issue told it) and commits a tree that names it.
+      const tree = execFileSync("git", ["mktree", "--missing"], { cwd: attempt.worktree, encoding: "utf8", input: `100644 blob ${held.blob}\tstolen.txt\n` }).trim()
+      const stolen = git(attempt.worktree, "commit-tree", tree, "-p", "HEAD", "-m", "stolen")
+      git(attempt.worktree, "update-ref", "HEAD", stolen)
+      const harvestRepo = harvestRepoOf(root, attempt.attemptDir)
+      const harvest = attemptGit({
+        transport, root, cloneUrl: origin.bare, token: undefined, mirror,
+        start: path.join(attempt.attemptDir, "start.git"), worktree: attempt.worktree, harvestRepo
+      })
+      yield* Effect.either(harvest.collect("leftovers"))
+      assert.strictEqual(fs.readFileSync(path.join(harvestRepo, "objects", "info", "alternates"), "utf8"), `${path.join(attempt.attemptDir, "start.git", "objects")}\n`)
+      assert.isFalse(has(harvestRepo, held.blob), "the harvest repository reads the held file")
+      assert.isFalse(yield* harvest.hasCommit(held.commit))
     }))
 })
