@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { execFileSync } from "node:child_process"
-import { cpSync, mkdirSync, rmSync } from "node:fs"
+import { cpSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as LocalTransport from "@usine/executor/LocalTransport"
@@ -17,6 +17,15 @@ const COMMITS = Number(process.argv[process.argv.indexOf("--commits") + 1] ?? ""
 
 const SAMPLE = fileURLToPath(new URL("../apps/usine/demo/sample-repo", import.meta.url))
 const transport = LocalTransport.make()
+
+/**
+ * CPU milliseconds (user and system) of every child process this one has waited for, from `/proc/self/stat`
+ * (cutime, cstime, in clock ticks of 10 ms): git and what it runs, whatever the load makes of the wall time.
+ */
+const childCpuMs = (): number => {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]?.split(" ") ?? []
+  return (Number(fields[13]) + Number(fields[14])) * 10
+}
 
 const sh = (cwd: string, args: ReadonlyArray<string>, input?: string) =>
   execFileSync("git", args, {
@@ -88,6 +97,7 @@ const measure = (name: string, root: string, origin: string) =>
     const start: Array<number> = []
     const clone: Array<number> = []
     const shared: Array<number> = []
+    const cpu = { start: 0, clone: 0, shared: 0 }
     const since = (began: number) => performance.now() - began
     for (let i = 0; i <= RUNS; i++) {
       const began = performance.now()
@@ -97,20 +107,26 @@ const measure = (name: string, root: string, origin: string) =>
       const dir = join(root, "probe")
       rmSync(dir, { recursive: true, force: true })
       mkdirSync(dir, { recursive: true })
+      const startCpu = childCpuMs()
       const startBegan = performance.now()
       yield* makeStartRepo({ transport, mirror, start: join(dir, "start.git"), shas: [base], branch: { name: "main", sha: base }, timeoutMs: 600_000 })
       const started = since(startBegan)
+      const cloneCpu = childCpuMs()
       // The clone as `Workspace` makes it, borrowing start.git.
       const cloneBegan = performance.now()
       yield* runGit(transport, ["clone", "--quiet", "--shared", "--no-checkout", "--no-hardlinks", join(dir, "start.git"), join(dir, "clone")])
       yield* runGit(transport, ["-C", join(dir, "clone"), "checkout", "--quiet", "--detach", base])
       const cloned = since(cloneBegan)
+      const sharedCpu = childCpuMs()
       // What every Attempt's clone cost before ADR 0083: borrowing the whole mirror.
       const sharedBegan = performance.now()
       yield* runGit(transport, ["clone", "--quiet", "--shared", "--no-checkout", "--no-hardlinks", mirror, join(dir, "shared")])
       yield* runGit(transport, ["-C", join(dir, "shared"), "checkout", "--quiet", "--detach", base])
       const sharedMs = since(sharedBegan)
       if (i > 0) {
+        cpu.start += cloneCpu - startCpu
+        cpu.clone += sharedCpu - cloneCpu
+        cpu.shared += childCpuMs() - sharedCpu
         acquire.push(acquired)
         start.push(started)
         clone.push(cloned)
@@ -118,7 +134,12 @@ const measure = (name: string, root: string, origin: string) =>
       }
     }
     const size = sh(root, ["--git-dir", mirror, "count-objects", "-v"]).match(/size-pack: (\d+)/)?.[1] ?? "?"
-    return { name, first, acquire: median(acquire), start: median(start), clone: median(clone), shared: median(shared), size }
+    const perRun = (ms: number) => (ms / RUNS).toFixed(0)
+    return {
+      name, first, acquire: median(acquire), start: median(start), clone: median(clone), shared: median(shared), size,
+      cpu: `${perRun(cpu.start)} + ${perRun(cpu.clone)} (was ${perRun(cpu.shared)})`,
+      cpuTotal: (cpu.start + cpu.clone) / RUNS
+    }
   })
 
 const program = Effect.gen(function* () {
@@ -133,24 +154,28 @@ const program = Effect.gen(function* () {
     r.start,
     r.clone,
     r.start + r.clone,
-    r.shared
+    r.shared,
+    r.cpu
   ])
   const worst = Math.max(demo.start + demo.clone, large.start + large.clone)
+  const worstCpu = Math.max(demo.cpuTotal, large.cpuTotal)
   emitReport({
     bench: "attemptClone",
     tables: [
       {
         title: `An Attempt's workspace on a local Worker (median of ${RUNS}, ms)`,
-        columns: ["repository", "mirror pack", "first acquire (mirror made)", "acquire (fetch included)", "start.git", "clone + checkout", "new clone in all", "was: clone of the mirror + checkout"],
+        columns: ["repository", "mirror pack", "first acquire (mirror made)", "acquire (fetch included)", "start.git", "clone + checkout", "new clone in all", "was: clone of the mirror + checkout", "CPU: start.git + clone (was)"],
         rows
       }
     ],
     targets: [
-      { name: "per-Attempt clone (start.git, clone, checkout)", target: "< 300 ms", measured: `${worst.toFixed(1)} ms`, met: worst < 300 }
+      { name: "per-Attempt clone (start.git, clone, checkout), wall", target: "< 300 ms", measured: `${worst.toFixed(1)} ms`, met: worst < 300 },
+      { name: "per-Attempt clone (start.git, clone, checkout), CPU", target: "< 300 ms", measured: `${worstCpu.toFixed(0)} ms`, met: worstCpu < 300 }
     ],
     notes: [
       "The origin is a local bare repository: the acquire's fetch is git's, without a network; it was paid before ADR 0083 too.",
-      "`start.git alone` is `pack-objects --revs` of the base from the mirror's bitmapped pack (ADR 0083)."
+      "`start.git` is `init`, `pack-objects --revs` of the base from the mirror's bitmapped pack (ADR 0083) and `update-ref`.",
+      "CPU is the mean per Attempt of git's user and system time (the children's, from /proc/self/stat, 10 ms ticks): it does not grow with the load."
     ]
   })
 })
