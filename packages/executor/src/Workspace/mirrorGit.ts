@@ -52,7 +52,10 @@ export const mirrorGit = (options: GitHubAccess & { readonly mirror: string; rea
     if (ref !== undefined && ref.startsWith("refs/") && !ref.startsWith("refs/heads/")) {
       yield* network(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", cloneUrl, `+${ref}:${ref}`])
     }
-    yield* maintain(before)
+    // A repack that fails leaves the mirror as it was: the clone's isolation does not rest on it (ADR 0083).
+    yield* maintain(before).pipe(
+      Effect.catchTag("GitCommandFailed", (error) => Effect.logWarning("repacking the mirror failed", { mirror, error: error.message }))
+    )
   })
 
   /**
