@@ -32,8 +32,9 @@ const KEPT = "refs/usine/kept"
  * Git for one Attempt as the daemon, never in the agent's repository (ADR 0053). `collect` reads the agent's
  * commits and files as data into the Attempt's harvest repository, a bare repository only the daemon writes
  * (its objects borrow the Attempt's `start.git` only, ADR 0083: a tree the agent wrote that names an object of
- * another branch or Run finds nothing there, and cannot be pushed); every later command (guards' diff, push, salvage) runs there, against the
- * GitHub URL itself, with the token lent only to network commands and only for that URL's origin.
+ * another branch or Run finds nothing there, and cannot be pushed); every later command (guards' diff, push,
+ * salvage) runs there, against the GitHub URL itself, with the token lent only to network commands and only for
+ * that URL's origin.
  */
 export const attemptGit = (options: GitHubAccess & {
   readonly mirror: string
