@@ -18,6 +18,7 @@ const BENCHES: ReadonlyArray<{ readonly name: string; readonly quick: ReadonlyAr
   { name: "throughput", quick: ["--slots", "1,4", "--items", "6"] },
   { name: "burst", quick: ["--items", "10,100", "--pull-budget-s", "30"] },
   { name: "sandbox", quick: ["--runs", "10"] },
+  { name: "attemptClone", quick: ["--runs", "5", "--commits", "1000"] },
   { name: "webhooks", quick: ["--runs", "5"] }
 ]
 

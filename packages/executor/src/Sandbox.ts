@@ -12,7 +12,7 @@ export interface SandboxRequest {
   readonly workdir: string
   /** Bound writable: the worktree, the harness's own folders. */
   readonly writable: ReadonlyArray<string>
-  /** Host paths visible read-only at the same place (the mirror's objects); `~/` is the host's home. */
+  /** Host paths visible read-only at the same place (the objects of the Attempt's `start.git`); `~/` is the host's home. */
   readonly readOnly: ReadonlyArray<string>
   /** Login files visible read-only under the private HOME at the same place; `~/` is the host's home. */
   readonly homeFiles: ReadonlyArray<string>
@@ -89,7 +89,8 @@ const homeOf = (hostHome: string) =>
  * Wraps a command in a bubblewrap sandbox on the Worker's host: every namespace of its own (no view of the host's
  * processes, no network but the bridges), the system folders and the listed paths read-only, the writable ones
  * writable, an empty private HOME and /tmp, and a `socat` bridge per allowed endpoint. Nothing else of the host is
- * visible: the daemon's config, ledger and token file, other Attempts, `harvest/`, `credentials/`, /home, /root.
+ * visible: the daemon's config, ledger and token file, the `mirrors/`, other Attempts, `harvest/`, `credentials/`, /home,
+ * /root.
  * When the command ends, every process it left ends with its PID namespace.
  */
 export const sandboxCommand = Effect.fn("Sandbox.command")(function* (

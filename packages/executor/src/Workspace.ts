@@ -7,6 +7,7 @@ import { harvestRepoOf } from "./Harvest/attemptGit"
 import { AGENT_IDENTITY, type CommitIdentity } from "./Harvest/CommitIdentity"
 import { type MirrorGit, mirrorGit } from "./Workspace/mirrorGit"
 import { runGit } from "./Workspace/runGit"
+import { makeStartRepo, startRepoOf } from "./Workspace/startRepo"
 import { attemptFolderName, contained, mirrorFolderName } from "./Workspace/WorkspacePaths"
 import { WorkspaceRecord, WorkspaceRecordJson } from "./Workspace/WorkspaceRecord"
 
@@ -62,11 +63,13 @@ const withoutCredentials = (cloneUrl: string): Either.Either<string, UnsafeWorks
 const startAtBase: StartPlan<void, never> = (_, baseSha) => Effect.succeed({ startSha: baseSha, value: undefined })
 
 /**
- * Checkouts under one Worker root (ADR 0016, ADR 0053): `mirrors/<owner>__<name>.git`, a bare mirror only the
- * daemon writes, fetched on every use; `attempts/<id>/worktree`, the agent's own clone of it (its own `.git`,
- * objects borrowed from the mirror), so nothing an agent writes there changes what the mirror or another Attempt
- * sees; and `harvest/<id>.git`, where the daemon reads the agent's work back (see `attemptGit`). Every path is
- * checked to stay in the root.
+ * Checkouts under one Worker root (ADR 0016, ADR 0053, ADR 0083): `mirrors/<owner>__<name>.git`, a bare mirror only
+ * the daemon writes and no sandbox sees, fetched on every use, with the held and salvaged work; `attempts/<id>/start.git`,
+ * the history of the Attempt's own start and nothing else, packed from the mirror; `attempts/<id>/worktree`, the
+ * agent's own clone (its own `.git`, objects borrowed from `start.git` only), so nothing an agent writes there
+ * changes what the mirror or another Attempt sees, and nothing of another branch or Run is there to read; and
+ * `harvest/<id>.git`, where the daemon reads the agent's work back (see `attemptGit`). Every path is checked to stay
+ * in the root.
  */
 export const make = (options: {
   readonly transport: WorkerTransportShape
@@ -113,9 +116,9 @@ export const make = (options: {
     })
 
     /** The agent's clone at `sha`: made by the daemon before any agent runs, with an identity to commit under. */
-    const cloneFor = (mirror: string, worktree: string, sha: string, identity: CommitIdentity) =>
+    const cloneFor = (start: string, worktree: string, sha: string, identity: CommitIdentity) =>
       Effect.gen(function* () {
-        yield* git(["clone", "--quiet", "--shared", "--no-checkout", "--no-hardlinks", mirror, worktree])
+        yield* git(["clone", "--quiet", "--shared", "--no-checkout", "--no-hardlinks", start, worktree])
         yield* git(["-C", worktree, "config", "user.name", identity.name])
         yield* git(["-C", worktree, "config", "user.email", identity.email])
         yield* git(["-C", worktree, "checkout", "--quiet", "--detach", sha])
@@ -140,17 +143,26 @@ export const make = (options: {
           Effect.unlessEffect(remove(attemptDir).pipe(Effect.ignoreLogged), Ref.get(kept))
         )
         const lock = yield* lockOf(mirror.mirror)
+        const start = startRepoOf(attemptDir)
         const { baseSha, planned } = yield* lock.withPermits(1)(
           Effect.gen(function* () {
             yield* mirror.ensure()
             yield* mirror.fetch(ref)
             const baseSha = yield* mirror.revParse(ref)
             const planned = yield* plan(mirror, baseSha)
+            // Under the lock: a fetch that finds a branch deleted drops its objects from the mirror.
+            yield* makeStartRepo({
+              transport,
+              mirror: mirror.mirror,
+              start,
+              shas: [planned.startSha, baseSha],
+              branch: ref.startsWith("refs/heads/") ? { name: ref.slice("refs/heads/".length), sha: baseSha } : undefined,
+              timeoutMs
+            })
             return { baseSha, planned }
           })
         )
-        // Outside the lock: a fetch never deletes objects (no gc runs in a mirror), so the start stays readable.
-        yield* cloneFor(mirror.mirror, worktree, planned.startSha, request.identity ?? AGENT_IDENTITY)
+        yield* cloneFor(start, worktree, planned.startSha, request.identity ?? AGENT_IDENTITY)
         const record = new WorkspaceRecord({
           attemptId: request.attemptId,
           repository: request.repository,

@@ -31,11 +31,15 @@ const KEPT = "refs/usine/kept"
 /**
  * Git for one Attempt as the daemon, never in the agent's repository (ADR 0053). `collect` reads the agent's
  * commits and files as data into the Attempt's harvest repository, a bare repository only the daemon writes
- * (its objects borrow the mirror's); every later command (guards' diff, push, salvage) runs there, against the
- * GitHub URL itself, with the token lent only to network commands and only for that URL's origin.
+ * (its objects borrow the Attempt's `start.git` only, ADR 0083: a tree the agent wrote that names an object of
+ * another branch or Run finds nothing there, and cannot be pushed); every later command (guards' diff, push,
+ * salvage) runs there, against the GitHub URL itself, with the token lent only to network commands and only for
+ * that URL's origin.
  */
 export const attemptGit = (options: GitHubAccess & {
   readonly mirror: string
+  /** The Attempt's `start.git`; a workspace made before it existed borrows the mirror instead. */
+  readonly start: string
   /** The agent's working tree, read as files. */
   readonly worktree: string
   readonly harvestRepo: string
@@ -64,14 +68,28 @@ export const attemptGit = (options: GitHubAccess & {
     GIT_COMMITTER_EMAIL: author.email
   }
 
-  /** A fresh harvest repository whose objects borrow the mirror's. */
-  const reset = Effect.gen(function* () {
-    yield* transport.remove(harvestRepo)
-    yield* transport.makeDirectory(harvestRepo)
-    yield* runGit(transport, ["init", "--quiet", "--bare", harvestRepo], { timeoutMs })
-    yield* transport.remove(path.join(harvestRepo, "hooks"))
-    yield* transport.writeFile(path.join(harvestRepo, "objects", "info", "alternates"), `${path.join(options.mirror, "objects")}\n`)
-  })
+  /** The repository whose objects the harvest repository borrows: the Attempt's start, or (an older workspace) the mirror. */
+  const borrowed = transport
+    .readFile(path.join(options.start, "HEAD"), { maxBytes: 0 })
+    .pipe(Effect.map((head) => (Option.isSome(head) ? options.start : options.mirror)))
+
+  /** A fresh harvest repository whose objects borrow `from`'s. */
+  const reset = (from: string) =>
+    Effect.gen(function* () {
+      yield* transport.remove(harvestRepo)
+      yield* transport.makeDirectory(harvestRepo)
+      yield* runGit(transport, ["init", "--quiet", "--bare", harvestRepo], { timeoutMs })
+      yield* transport.remove(path.join(harvestRepo, "hooks"))
+      yield* transport.writeFile(path.join(harvestRepo, "objects", "info", "alternates"), `${path.join(from, "objects")}\n`)
+    })
+
+  /** Which of `ids` the repository `gitDir` holds: its own objects, packed by the daemon. */
+  const holdsIn = (gitDir: string, ids: ReadonlyArray<string>) =>
+    ids.length === 0
+      ? Effect.succeed(new Set<string>())
+      : runGit(transport, [`--git-dir=${gitDir}`, "cat-file", "--batch-check=%(objectname)"], { timeoutMs, stdin: `${ids.join("\n")}\n` }).pipe(
+        Effect.map((out) => new Set(out.split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line))))
+      )
 
   /**
    * Brings the agent's work into the harvest repository: its HEAD commit and objects, copied as files, then what
@@ -79,7 +97,8 @@ export const attemptGit = (options: GitHubAccess & {
    * attribute program can run: the config is the daemon's) and committed on top. Returns the collected head.
    */
   const collect = Effect.fn("AttemptGit.collect")(function* (message: string) {
-    yield* reset
+    const from = yield* borrowed
+    yield* reset(from)
     const copied = yield* transport.exec({
       argv: ["/bin/sh", "-c", collectScript, "usine-collect", options.worktree, harvestRepo],
       timeoutMs
@@ -91,10 +110,10 @@ export const attemptGit = (options: GitHubAccess & {
       })
     }
     const lines = copied.stdout.split("\n")
-    // A loose object is taken by its file name, unchecked: one named after an object of the mirror could stand in
-    // for the base's content in the guards' diff. Those are the mirror's already, so the copies go.
+    // A loose object is taken by its file name, unchecked: one named after an object of the start could stand in
+    // for the base's content in the guards' diff. Those are borrowed already, so the copies go.
     const loose = lines.filter((l) => l.startsWith("loose ")).map((l) => l.slice("loose ".length))
-    for (const id of yield* mirror.holds(loose)) {
+    for (const id of yield* holdsIn(from, loose)) {
       yield* transport.remove(path.join(harvestRepo, "objects", id.slice(0, 2), id.slice(2)))
     }
     for (const line of lines.filter((l) => l.startsWith("pack "))) {
@@ -154,12 +173,26 @@ export const attemptGit = (options: GitHubAccess & {
   const keepCommit = (sha: string, ref: string) =>
     git(["update-ref", KEPT, sha]).pipe(Effect.zipRight(mirror.takeRef(harvestRepo, KEPT, ref)))
 
-  /** Whether the harvest repository, or the mirror it borrows from, holds the commit `sha`. */
+  /** Whether the harvest repository, or the start it borrows from, holds the commit `sha`. */
   const hasCommit = (sha: string) =>
     git(["cat-file", "-e", `${sha}^{commit}`]).pipe(
       Effect.as(true),
       Effect.catchTag("GitCommandFailed", () => Effect.succeed(false))
     )
+
+  /**
+   * Brings the commit `sha` the daemon kept or pushed from the mirror into the harvest repository, by `ref` or, once
+   * that ref is gone, by its id (the ledger's, never the agent's); whether it then holds it. Only that commit's
+   * history comes: nothing else of the mirror is borrowed.
+   */
+  const takeFromMirror = (ref: string, sha: string) => {
+    const take = (want: string) =>
+      git(["-c", "uploadpack.allowAnySHA1InWant=true", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", options.mirror, `+${want}:${KEPT}`]).pipe(
+        Effect.zipRight(hasCommit(sha)),
+        Effect.catchTag("GitCommandFailed", () => Effect.succeed(false))
+      )
+    return Effect.flatMap(take(ref), (here) => (here ? Effect.succeed(true) : take(sha)))
+  }
 
   /** The sha of a branch on GitHub now, if it exists. */
   const remoteSha = (branch: string) =>
@@ -177,7 +210,7 @@ export const attemptGit = (options: GitHubAccess & {
     return network(["push", "--quiet", "--no-verify", ...flags, cloneUrl, `${sha}:${ref}`]).pipe(Effect.asVoid)
   }
 
-  return { mirror, collect, mergeBase, commitsSince, diff, numstat, rawChanges, blob, log, keepInMirror, keepCommit, hasCommit, remoteSha, push }
+  return { mirror, collect, mergeBase, commitsSince, diff, numstat, rawChanges, blob, log, keepInMirror, keepCommit, hasCommit, takeFromMirror, remoteSha, push }
 }
 
 export type AttemptGit = ReturnType<typeof attemptGit>

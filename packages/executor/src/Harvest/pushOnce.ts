@@ -75,10 +75,14 @@ export const pushOnce = Effect.fn("Harvest.pushOnce")(function* (
 
   if (Option.isSome(recorded)) {
     const sha = recorded.value.sha
-    const here = yield* git.hasCommit(sha)
+    // The harvest repository borrows only the Attempt's start (ADR 0083): the recorded commit comes from the mirror.
+    const here = (yield* git.hasCommit(sha)) || (yield* git.takeFromMirror(local, sha))
     if (Option.contains(remote, sha)) {
       // Our own push, before a restart: the commit is on GitHub; the pull request's text still reads it here.
-      if (!here) yield* git.mirror.fetch().pipe(Effect.catchTag("GitCommandFailed", gitFailure(`fetching ${branch} from GitHub failed`)))
+      if (!here) {
+        yield* git.mirror.fetch().pipe(Effect.catchTag("GitCommandFailed", gitFailure(`fetching ${branch} from GitHub failed`)))
+        yield* git.takeFromMirror(`refs/heads/${branch}`, sha)
+      }
       yield* forget
       return sha
     }

@@ -19,7 +19,7 @@ export interface BwrapPlan {
   readonly system: ReadonlyArray<SystemEntry>
   /** The agent's private HOME: an empty tmpfs. */
   readonly home: string
-  /** Host paths bound read-only at the same place (tool installs, the mirror's objects). */
+  /** Host paths bound read-only at the same place (tool installs, the objects of the Attempt's `start.git`). */
   readonly readOnly: ReadonlyArray<string>
   /** `source → target` read-only binds (login files under the private HOME). */
   readonly files: ReadonlyArray<{ readonly source: string; readonly target: string }>

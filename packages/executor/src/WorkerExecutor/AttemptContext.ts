@@ -15,6 +15,7 @@ import type { RedactorService } from "@usine/core/text/Redactor"
 import type { WorkerTransportShape } from "../WorkerTransport"
 import type * as Workspace from "../Workspace"
 import { mirrorFolderName } from "../Workspace/WorkspacePaths"
+import { startRepoOf } from "../Workspace/startRepo"
 import type { AttemptJournal } from "./AttemptJournal"
 import type { TranscriptCursor } from "./TranscriptCursor"
 
@@ -86,6 +87,7 @@ export const gitOf = (ctx: {
         "mirrors",
         Either.getOrThrowWith(mirrorFolderName(ctx.repository), (error) => new Error(error.message))
       ),
+    start: startRepoOf(ctx.attemptDir),
     worktree: ctx.worktree,
     harvestRepo: harvestRepoOf(ctx.worker.workspace.root, ctx.attemptDir),
     cloneUrl: ctx.settings.cloneUrl(ctx.repository),

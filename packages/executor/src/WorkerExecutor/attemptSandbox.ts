@@ -1,24 +1,23 @@
-import { Either } from "effect"
 import * as path from "node:path/posix"
 import type { SessionSandbox } from "../DurableSession/startSession"
 import type { VerifySandbox } from "../Verify"
 import { agentEndpoints } from "../Sandbox/agentNetwork"
 import { type Endpoint, parseEndpoint } from "../Sandbox/endpoints"
-import { mirrorFolderName } from "../Workspace/WorkspacePaths"
+import { startRepoOf } from "../Workspace/startRepo"
 import type { AttemptContext } from "./AttemptContext"
 
-/** The mirror's objects, which the agent's clone borrows (`objects/info/alternates`): read-only in every sandbox. */
-const mirrorObjects = (ctx: AttemptContext): ReadonlyArray<string> =>
-  Either.match(mirrorFolderName(ctx.request.run.repository), {
-    onLeft: () => [],
-    onRight: (folder) => [path.join(ctx.worker.workspace.root, "mirrors", folder, "objects")]
-  })
+/**
+ * The objects of the Attempt's `start.git`, which its clone borrows (`objects/info/alternates`): read-only in every
+ * sandbox. Only the start's history is there (ADR 0083); the mirror, with every branch and the held and salvaged
+ * work, is never bound.
+ */
+const startObjects = (ctx: AttemptContext): ReadonlyArray<string> => [path.join(startRepoOf(ctx.attemptDir), "objects")]
 
 const loopHosts = (ctx: AttemptContext): ReadonlyArray<Endpoint> =>
   (ctx.request.policy.network ?? []).map(parseEndpoint).filter((e): e is Endpoint => e !== undefined)
 
 /**
- * The agent's sandbox on a Worker that has one (ADR 0054): its worktree writable, the mirror's objects and its
+ * The agent's sandbox on a Worker that has one (ADR 0054): its worktree writable, its start's objects and its
  * Agent's login files read-only, `git` and `node` visible wherever they are installed, and the network of its model
  * endpoint plus the hosts its Agent and Loop name. `undefined` on a Worker with `sandbox: none`.
  */
@@ -31,7 +30,7 @@ export const agentSandbox = (
     ? undefined
     : {
         writable: [ctx.worktree],
-        readOnly: mirrorObjects(ctx),
+        readOnly: startObjects(ctx),
         homeFiles: ctx.agent.sandboxReadOnly ?? [],
         tools: ["git", "node"],
         network: [
@@ -46,7 +45,7 @@ export const verifySandbox = (ctx: AttemptContext, round: number): VerifySandbox
     ? undefined
     : {
         dir: path.join(ctx.attemptDir, `verify-${round}`),
-        readOnly: mirrorObjects(ctx),
+        readOnly: startObjects(ctx),
         tools: ["git", "node"],
         network: loopHosts(ctx)
       }

@@ -7,8 +7,15 @@ import { runGit } from "./runGit"
 
 export type GitError = TransportError | GitCommandFailed
 
-/** The whole config of a mirror: written anew before every use, so nothing another process added there survives. */
-const MIRROR_CONFIG = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n"
+/**
+ * The whole config of a mirror: written anew before every use, so nothing another process added there survives.
+ * Every fetch keeps its pack (never loose objects), held by a `.keep` until its refs are written, so a repack that
+ * runs meanwhile can neither drop nor miss what it brings.
+ */
+const MIRROR_CONFIG = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n[fetch]\n\tunpackLimit = 1\n"
+
+/** Packs past this many (one per fetch) are rolled into one again, with its bitmap. */
+const MAX_PACKS = 16
 
 /** Files that would make git run or read something the daemon did not write; none belongs in a mirror. */
 const PLANTABLE = ["hooks", "info/attributes", "objects/info/alternates", "objects/info/http-alternates", "commondir", "config.worktree"]
@@ -20,8 +27,8 @@ const PLANTABLE = ["hooks", "info/attributes", "objects/info/alternates", "objec
 export const mirrorGit = (options: GitHubAccess & { readonly mirror: string; readonly timeoutMs?: number }) => {
   const { transport, mirror, cloneUrl } = options
   const timeoutMs = options.timeoutMs ?? 600_000
-  const git = (args: ReadonlyArray<string>, env?: Readonly<Record<string, string>>) =>
-    runGit(transport, [`--git-dir=${mirror}`, ...args], { timeoutMs, ...(env === undefined ? {} : { env }) })
+  const git = (args: ReadonlyArray<string>, env?: Readonly<Record<string, string>>, stdin?: string) =>
+    runGit(transport, [`--git-dir=${mirror}`, ...args], { timeoutMs, ...(env === undefined ? {} : { env }), ...(stdin === undefined ? {} : { stdin }) })
   const network = networkGit({ transport, root: options.root, gitDir: mirror, cloneUrl, token: options.token, timeoutMs })
 
   /** Creates the mirror the first time; every time, rewrites its config and removes anything planted in it. */
@@ -34,12 +41,38 @@ export const mirrorGit = (options: GitHubAccess & { readonly mirror: string; rea
     yield* transport.writeFile(path.join(mirror, "config"), MIRROR_CONFIG)
   })
 
-  /** Brings every branch of GitHub's repository (pruning deleted ones) and, when it is not a branch, `ref`. */
+  /**
+   * Brings every branch of GitHub's repository (pruning deleted ones) and, when it is not a branch, `ref`. What a
+   * deleted or rewritten branch alone held leaves the mirror too (ADR 0083): a file GitHub no longer has is gone
+   * from the Worker, whatever refs the daemon keeps (held and salvaged work) excepted.
+   */
   const fetch = Effect.fn("Mirror.fetch")(function* (ref?: string) {
+    const before = (yield* refs("refs/")).map((entry) => entry.sha)
     yield* network(["fetch", "--quiet", "--prune", "--no-tags", "--no-write-fetch-head", cloneUrl, "+refs/heads/*:refs/heads/*"])
     if (ref !== undefined && ref.startsWith("refs/") && !ref.startsWith("refs/heads/")) {
       yield* network(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", cloneUrl, `+${ref}:${ref}`])
     }
+    // A repack that fails leaves the mirror as it was: the clone's isolation does not rest on it (ADR 0083).
+    yield* maintain(before).pipe(
+      Effect.catchTag("GitCommandFailed", (error) => Effect.logWarning("repacking the mirror failed", { mirror, error: error.message }))
+    )
+  })
+
+  /**
+   * Repacks the mirror into one pack with a reachability bitmap (what makes an Attempt's start repository cheap)
+   * when it has none yet, when fetches left many packs, or when a commit the refs reached before is lost: `-a -d`
+   * leaves unreachable objects out, and the old packs go. Loose objects (from before fetches kept their packs) that
+   * are unreachable and an hour old go too; younger files may be a fetch's temporary ones.
+   */
+  const maintain = Effect.fn("Mirror.maintain")(function* (before: ReadonlyArray<string>) {
+    const files = yield* transport.listDirectory(path.join(mirror, "objects", "pack"))
+    const packs = files.filter((name) => name.endsWith(".pack")).length
+    if (packs === 0) return
+    const lost = before.length > 0 &&
+      (yield* git(["rev-list", "--max-count=1", "--stdin", "--not", "--all"], undefined, `${before.join("\n")}\n`)).trim() !== ""
+    if (!lost && packs <= MAX_PACKS && files.some((name) => name.endsWith(".bitmap"))) return
+    yield* git(["repack", "-a", "-d", "-b", "-q"])
+    if (lost) yield* git(["prune", "--expire=1.hour.ago"])
   })
 
   const revParse = (rev: string) => git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]).pipe(Effect.map((s) => s.trim()))

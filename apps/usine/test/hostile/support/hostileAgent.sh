@@ -122,6 +122,31 @@ case $attack in
   pr-head)
     echo "observed $(sed -n '1s/.* observed \([0-9a-f]*\).*$/\1/p' "$USINE_PROMPT_FILE"), started at $(git rev-parse HEAD)"
     edit CHANGES.md ;;
+  held-work)
+    # Work another Run holds at the pull-request gate: never pushed, kept in the Worker's mirror.
+    printf 'HELD-WORK-MARKER of #%s\n' "$(sed -n '1s/.* on #\([0-9]*\).*$/\1/p' "$USINE_PROMPT_FILE")" >held.txt
+    edit CHANGES.md ;;
+  steal-objects)
+    # Every object it can reach, by its clone, its alternates, any git directory of the Worker root it finds and
+    # the object names its issue gives it (another Run's held work, a blob of a branch deleted on GitHub).
+    names=$(sed -n '1s/^attack [a-z0-9-]* \([0-9a-f ]*\) on #.*$/\1/p' "$USINE_PROMPT_FILE")
+    dump() { git "$@" cat-file --batch-all-objects --batch-check='%(objectname) %(objecttype)' 2>/dev/null |
+      while read -r o t; do [ "$t" = blob ] && git "$@" cat-file -p "$o" 2>/dev/null; done; }
+    {
+      echo "alternates:"; cat .git/objects/info/alternates
+      echo "objects of the clone:"; dump
+      for d in "$WORKER_ROOT"/mirrors/*.git "$WORKER_ROOT"/harvest/*.git "$WORKER_ROOT"/attempts/*/start.git "$WORKER_ROOT"/attempts/*/worktree/.git; do
+        [ -d "$d/objects" ] || continue
+        echo "git directory $d:"; dump --git-dir="$d"
+        echo "$d/objects" >>.git/objects/info/alternates
+        git fetch -q "$d" '+refs/*:refs/stolen/*' 2>&1
+      done
+      for n in $names; do echo "object $n:"; git cat-file -p "$n" 2>&1; git show "$n" 2>&1 | head -50; done
+      echo "objects after:"; dump
+    } >found-objects.txt 2>&1
+    keep <found-objects.txt; send found-objects.txt
+    cat found-objects.txt
+    edit CHANGES.md ;;
   clean)
     edit CHANGES.md ;;
   *)
