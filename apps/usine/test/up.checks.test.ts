@@ -65,7 +65,9 @@ describe("usine up: CI feedback", () => {
       assert.notStrictEqual(head.head.sha, opened, "the agent's commit moved the pull request's head")
       yield* git(clone, "fetch", "-q", "origin")
       assert.strictEqual(yield* git(clone, "rev-parse", "origin/touch-readme"), head.head.sha)
-      assert.include(yield* git(clone, "log", "--format=%s", `${opened}..origin/touch-readme`), "Strip punctuation in slugify")
+      // What lands is usine's commit of the agent's tree (issue 31), its message usine's: the agent's subject stays behind.
+      assert.strictEqual((yield* git(clone, "log", "--format=%s", `${opened}..origin/touch-readme`)).trim(), `fix-checks: work on #${pull.number}`)
+      assert.notStrictEqual((yield* git(clone, "diff", "--stat", opened, "origin/touch-readme")).trim(), "", "the agent's change is in it")
       assert.strictEqual(yield* git(clone, "merge-base", opened, "origin/touch-readme"), opened, "on top of the pull request's head")
       // The new head has no failing check: the Loop's if: no longer holds, and no second Run opens.
       yield* Effect.sleep("4 seconds")

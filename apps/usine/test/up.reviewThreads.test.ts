@@ -69,7 +69,9 @@ describe("usine up: review feedback", () => {
       })
       assert.notStrictEqual(head.head.sha, opened, "the agent's commit moved the pull request's head")
       yield* git(clone, "fetch", "-q", "origin")
-      assert.include(yield* git(clone, "log", "--format=%s", `${opened}..origin/touch-readme`), "Strip punctuation in slugify")
+      // What lands is usine's commit of the agent's tree (issue 31), its message usine's: the agent's subject stays behind.
+      assert.strictEqual((yield* git(clone, "log", "--format=%s", `${opened}..origin/touch-readme`)).trim(), `address-review: work on #${pull.number}`)
+      assert.notStrictEqual((yield* git(clone, "diff", "--stat", opened, "origin/touch-readme")).trim(), "", "the agent's change is in it")
       assert.strictEqual(yield* git(clone, "merge-base", opened, "origin/touch-readme"), opened, "on top of the pull request's head")
     }), 240_000)
 })

@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { AgentFailure, type AttemptFailure, InfraFailure } from "@usine/core/attempt/failure"
 import { summarizeDiff } from "@usine/core/attempt/DiffSummary"
 import type { StepResult } from "@usine/core/attempt/outcome"
@@ -12,6 +12,7 @@ import { pushOnce } from "./Harvest/pushOnce"
 import { GITLINK_MODE, LINK_MODE } from "./Harvest/parseRawChanges"
 import type { LinkEntry } from "./guards/LinkEntries"
 import { closingLine } from "./Harvest/closingLine"
+import { fencedSubjects, inertTitle } from "./Harvest/inertText"
 import { verificationSection } from "./Harvest/verificationSection"
 import type { BeginEntry, VerifyEntry } from "./WorkerExecutor/AttemptJournal"
 import type { PullRequestCallFailed, PullRequests } from "@usine/github/PullRequests"
@@ -61,72 +62,104 @@ export const collectWork = Effect.fn("Harvest.collect")(function* (input: {
   return { head, base, commits }
 })
 
-/** What the guards read of a change: its diff with every file as text, and the links and submodules it adds. */
+/**
+ * What the guards read of a change: its diff with every file as text, the links and submodules it adds, and every
+ * path it adds or alters.
+ */
 export const changeOf = Effect.fn("Harvest.changeOf")(function* (git: AttemptGit, base: string, head: string) {
   const diff = yield* git.diff(base, head)
   const links: Array<LinkEntry> = []
+  const paths: Array<string> = []
   for (const change of yield* git.rawChanges(base, head)) {
+    if (change.status !== "D") paths.push(change.path)
     if (change.newMode === GITLINK_MODE) links.push({ kind: "gitlink", path: change.path })
     if (change.newMode === LINK_MODE) links.push({ kind: "symlink", path: change.path, target: yield* git.blob(change.newSha) })
   }
-  return { diff, links }
+  return { diff, links, paths }
 })
 
 /** Harvest's and the pull-request gate's first half: the agent's work collected, guarded and counted. */
 export type CollectedChange =
   | { readonly commits: readonly []; readonly nothing: StepResult }
   | {
+    /** The agent's own commits since the base, oldest first: never pushed, their subjects only quoted. */
     readonly commits: ReadonlyArray<string>
+    /** The agent's collected head: the held work at the pull-request gate. */
     readonly head: string
+    /** The commit usine built of the agent's final tree on `base`: what is pushed (issue 31). */
+    readonly built: string
+    /** `<short sha> <subject>` of each of the agent's commits, oldest first, as the pull request quotes them. */
+    readonly subjects: ReadonlyArray<string>
     readonly base: string
     /** The unified diff the guards read, every file as text. */
     readonly diff: string
     readonly changes: Pick<StepResult, "diff">
   }
 
+/** The message of the commit usine pushes: usine's words only, the same for every run of the same Attempt. */
+export const usineCommitMessage = (run: HarvestInput["run"], attemptNumber: number): string =>
+  `${run.loop}: work on ${itemName(run)}\n\nBuilt by usine from the agent's work (Run ${run.id}, Attempt ${attemptNumber}).`
+
 /**
- * Commits what the agent left into the daemon's harvest repository, refuses the change if a guard objects, and
- * counts its lines. No commit: a schedule Loop's `nothing` result, any other Loop's AgentFailure.
+ * Commits what the agent left into the daemon's harvest repository, builds the commit that leaves (the agent's
+ * final tree on the base usine chose: the merge-base, or the pull request's head when updating one), refuses the
+ * change if a guard objects, and counts its lines. No change: a schedule Loop's `nothing` result, any other Loop's
+ * AgentFailure. A failure caused by what the worktree holds is the agent's (an AgentFailure), never retried.
  */
 export const collectChange = Effect.fn("Harvest.collectChange")(function* (
   input: Pick<HarvestInput, "git" | "redactor" | "begin" | "policy" | "run" | "attemptNumber">
 ): Effect.fn.Return<CollectedChange, AttemptFailure | TransportError> {
   const { begin, git, redactor, run } = input
-  const message = `${run.loop}: work on ${itemName(run)}\n\nCommitted by usine for the agent (Run ${run.id}, Attempt ${input.attemptNumber}).`
-  const { commits, head, base } = yield* collectWork({ git, begin, message }).pipe(
+  const leftover = `${run.loop}: work on ${itemName(run)}\n\nCommitted by usine for the agent (Run ${run.id}, Attempt ${input.attemptNumber}).`
+  const gitFailed = (reason: string) => (error: { readonly message: string }) =>
+    Effect.fail(new InfraFailure({ reason, evidence: redactor.redact(error.message) }))
+  const { commits, head, base: mergeBase } = yield* collectWork({ git, begin, message: leftover }).pipe(
     Effect.catchTags({
-      GitCommandFailed: (error) =>
-        Effect.fail(new InfraFailure({ reason: "reading the agent's work with git failed", evidence: redactor.redact(error.message) })),
+      GitCommandFailed: gitFailed("reading the agent's work with git failed"),
       AgentWorkUnreadable: (error) =>
-        Effect.fail(new AgentFailure({ reason: `usine refused to read the agent's work: ${error.reason}`, evidence: "nothing was pushed" }))
+        Effect.fail(new AgentFailure({ reason: `usine refused to read the agent's work: ${redactor.redact(error.reason)}`, evidence: "nothing was pushed" }))
     })
   )
-  if (commits.length === 0) {
+  const base = begin.pullRequest === undefined ? mergeBase : begin.baseSha
+  const built = yield* Effect.gen(function* () {
+    const tree = yield* git.treeOf(head)
+    if (tree === (yield* git.treeOf(base))) return undefined
+    return yield* git.buildCommit({ tree, parent: base, message: usineCommitMessage(run, input.attemptNumber), at: begin.at })
+  }).pipe(Effect.catchTag("GitCommandFailed", gitFailed("building the commit to push failed")))
+  if (built === undefined) {
     if (input.policy.kind === "schedule") return { commits: [], nothing: { commits: [], summary: "the agent made no change; nothing to push" } }
-    return yield* new AgentFailure({ reason: "the agent made no change", evidence: `no commit on top of ${base.slice(0, 8)}` })
+    return yield* new AgentFailure({ reason: "the agent made no change", evidence: `its tree is the tree of ${base.slice(0, 8)}` })
   }
-  const change = yield* changeOf(git, base, head).pipe(
-    Effect.catchTag("GitCommandFailed", (error) =>
-      Effect.fail(new InfraFailure({ reason: "computing the diff failed", evidence: redactor.redact(error.message) }))
-    )
-  )
-  const guards = runGuards(change, input.policy, redactor)
+  const subjects = (yield* git.log(["--reverse", "--format=%h %s", `${base}..${head}`]).pipe(Effect.orElseSucceed(() => "")))
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+  const change = yield* changeOf(git, base, built).pipe(Effect.catchTag("GitCommandFailed", gitFailed("computing the diff failed")))
+  const author = `${git.identity.name} <${git.identity.email}>`
+  const guards = runGuards({
+    ...change,
+    leaving: [
+      { what: "the commit message", text: usineCommitMessage(run, input.attemptNumber) },
+      { what: "the commit's author", text: author },
+      { what: "the agent's commit subjects the pull request quotes", text: subjects.join("\n") }
+    ]
+  }, input.policy, redactor)
   if (!guards.ok) return yield* guardFailure(guards.violations)
   // The figures only inform the operator: without them the change still goes out.
-  const changes = yield* git.numstat(base, head).pipe(
+  const changes = yield* git.numstat(base, built).pipe(
     Effect.map((files) => ({ diff: summarizeDiff(files) })),
     Effect.catchTag("GitCommandFailed", (error) =>
       Effect.logWarning("counting the changed lines failed", redactor.redact(error.message)).pipe(Effect.as({}))
     )
   )
-  return { commits, head, base, diff: change.diff, changes }
+  return { commits, head, built, subjects, base, diff: change.diff, changes }
 })
 
 /**
- * From the agent's last word to the pull request: commit what it left, refuse the change if a guard objects (then
- * nothing is pushed), push to the Run's branch (or back to the pull request's branch), and open the pull request
- * or update the one already open for that branch. A pull request the agent opened itself is found and recorded.
- * Every step can run again after a restart with the same result.
+ * From the agent's last word to the pull request: commit what it left, build the commit that leaves (usine's, of
+ * the agent's final tree), refuse the change if a guard objects (then nothing is pushed), push to the Run's branch
+ * (or back to the pull request's branch), and open the pull request or update the one already open for that branch.
+ * A pull request is the Run's only if usine opened it from the Run's own branch: one the agent's HEAD points at is
+ * not. Every step can run again after a restart with the same result.
  */
 export const harvest = Effect.fn("Harvest.harvest")(function* (
   input: HarvestInput
@@ -134,26 +167,13 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
   const { begin, git, pullRequests, redactor, run } = input
   const collected = yield* collectChange(input)
   if ("nothing" in collected) return collected.nothing
-  const { commits, head, base, changes } = collected
+  const { built, subjects, changes } = collected
   // Computed in the daemon's harvest repository, as the pull-request gate does it, never where the agent wrote.
   if (input.onPatch !== undefined) yield* input.onPatch(boundPatch(redactor.redact(collected.diff)))
 
   const asFailure = Effect.mapError(pullRequestFailure)
-  // One listing answers both looks: a pull request the agent opened itself, and the one already open from our branch.
-  const open = yield* asFailure(pullRequests.findOpen(run.repository, { sha: head, head: begin.pushBranch }))
-  const opened = open.byCommit
-  if (Option.isSome(opened) && opened.value.headRef !== begin.pushBranch) {
-    return {
-      commits,
-      ...changes,
-      branch: opened.value.headRef,
-      pullRequestNumber: opened.value.number,
-      pullRequestUrl: opened.value.url,
-      summary: `the agent opened pull request #${opened.value.number} itself`
-    }
-  }
-
-  // The commit recorded before an earlier run's push (a restart, a retry) goes out, never a rebuilt one (ADR 0082).
+  // The commit recorded before an earlier run's push (a restart, a retry) goes out, never a rebuilt one (ADR 0082);
+  // usine's commit is deterministic, so a rebuilt one would be the same.
   const sent = yield* pushOnce({
     git,
     redactor,
@@ -161,13 +181,12 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
     runId: run.id,
     attemptNumber: input.attemptNumber,
     ledger: input.pushes,
-    build: Effect.succeed(head)
+    build: Effect.succeed(built)
   })
-  const shipped = sent === head ? commits : yield* git.commitsSince(base, sent).pipe(Effect.orElseSucceed(() => commits))
-  const pushed = `pushed ${shipped.length} commit${shipped.length === 1 ? "" : "s"} to ${begin.pushBranch}`
+  const pushed = `pushed 1 commit to ${begin.pushBranch}`
   if (begin.pullRequest !== undefined) {
     return {
-      commits: shipped,
+      commits: [sent],
       ...changes,
       branch: begin.pushBranch,
       pullRequestNumber: begin.pullRequest.number,
@@ -175,22 +194,16 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
       summary: `${pushed}; pull request #${begin.pullRequest.number} updated`
     }
   }
-  const subjects = yield* git
-    .log(["--reverse", "--format=%h %s", `${base}..${sent}`])
-    .pipe(Effect.orElseSucceed(() => ""))
   const pull = yield* asFailure(
     pullRequests.ensure({
       repository: run.repository,
       head: begin.pushBranch,
       base: begin.baseBranch,
-      // The listing above was the look by head branch. One opened from the branch since then makes GitHub answer
-      // 422 "already exists", and `ensure` looks again.
-      ...(open.byHead === undefined ? {} : { existing: open.byHead }),
-      // The pull request is public: the agent's commit subjects go through the redactor like the evidence.
+      // The pull request is public: the agent's subjects are quoted as inert text and go through the redactor.
       title: redactor.redact(pullRequestTitle(run, subjects)),
       body: redactor.redact([
         `Work of usine's \`${run.loop}\` Loop on ${itemName(run)}.`,
-        subjects.trim().split("\n").map((line) => `- ${line}`).join("\n"),
+        ...(agentsOwn(run, subjects).length === 0 ? [] : [`The agent's commits, quoted as it wrote them:\n\n${fencedSubjects(agentsOwn(run, subjects))}`]),
         input.verificationText ?? verificationSection({ commands: input.policy.verify, rounds: input.verification, redactor }),
         `Run \`${run.id}\`, Attempt ${input.attemptNumber}.`,
         ...closingLine(run, input.policy)
@@ -199,7 +212,7 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
     })
   )
   return {
-    commits: shipped,
+    commits: [sent],
     ...changes,
     branch: begin.pushBranch,
     pullRequestNumber: pull.number,
@@ -208,12 +221,19 @@ export const harvest = Effect.fn("Harvest.harvest")(function* (
   }
 })
 
-/** The agent's first own commit subject says best what the change is; usine's fallback names the Loop and Item. */
-const pullRequestTitle = (run: HarvestInput["run"], subjects: string): string => {
-  const first = subjects
-    .split("\n")
-    .map((line) => line.slice(line.indexOf(" ") + 1).trim())
-    // usine's own commits (the agent's leftovers, a salvage) name no change: the agent's first subject does.
-    .find((subject) => subject !== "" && !subject.startsWith(`${run.loop}: work on `) && !subject.startsWith(SALVAGE_SUBJECT))
-  return (first ?? `${run.loop}: ${itemName(run)}`).slice(0, 200)
+/**
+ * The agent's first own commit subject says best what the change is, made inert; usine's fallback names the Loop
+ * and Item.
+ */
+const pullRequestTitle = (run: HarvestInput["run"], subjects: ReadonlyArray<string>): string => {
+  const first = agentsOwn(run, subjects)[0]
+  const title = first === undefined ? "" : inertTitle(first.slice(first.indexOf(" ") + 1))
+  return title === "" ? `${run.loop}: ${itemName(run)}` : title
 }
+
+/** `<short sha> <subject>` lines but usine's own commits (the agent's leftovers, a salvage, a held commit): they name no change. */
+const agentsOwn = (run: HarvestInput["run"], subjects: ReadonlyArray<string>): ReadonlyArray<string> =>
+  subjects.filter((line) => {
+    const subject = line.slice(line.indexOf(" ") + 1).trim()
+    return subject !== "" && !subject.startsWith(`${run.loop}: work on `) && !subject.startsWith(SALVAGE_SUBJECT)
+  })

@@ -1,4 +1,4 @@
-import { Data, Effect, Option } from "effect"
+import { Clock, Data, Effect, Option } from "effect"
 import { runGuards } from "./guards/runGuards"
 import { changeOf, collectWork } from "./Harvest"
 import type { AttemptGit } from "./Harvest/attemptGit"
@@ -31,7 +31,8 @@ export interface SalvageInput {
 }
 
 /**
- * Keeps a failed, canceled or interrupted Attempt's work: commits what the agent left, and pushes it to
+ * Keeps a failed, canceled or interrupted Attempt's work: commits what the agent left, builds usine's commit of its
+ * final tree on the base (the agent's own commits, messages and authors stay on the Worker), and pushes that to
  * `usine/salvage/<runId>/<attempt>` (the Attempt's own branch, so a force push is safe). The forbidden-path and
  * secret guards still apply: a pushed branch can run its workflows and a pushed secret is leaked. The size guard
  * does not: a large change is still work worth keeping. Before the push the work gets a local ref in the
@@ -51,15 +52,23 @@ export const salvage = Effect.fn("Salvage.salvage")(function* (input: SalvageInp
   if ("refused" in collected) return Salvaged.Refused({ evidence: collected.refused })
   const { work } = collected
   if (work.commits.length === 0) return Salvaged.Nothing()
-  const change = yield* changeOf(git, work.base, work.head)
-  const guards = runGuards(change, { forbiddenPaths: input.begin.forbiddenPaths, maxChangedFiles: undefined }, input.redactor)
+  // Only a tree leaves the machine (issue 31): usine's commit of the agent's final tree, never the agent's commits.
+  const tree = yield* git.treeOf(work.head)
+  if (tree === (yield* git.treeOf(work.base))) return Salvaged.Nothing()
+  const message = `${SALVAGE_SUBJECT}${input.runId}, Attempt ${input.attemptNumber}`
+  const built = yield* git.buildCommit({ tree, parent: work.base, message, at: yield* Clock.currentTimeMillis })
+  const change = yield* changeOf(git, work.base, built)
+  const guards = runGuards({
+    ...change,
+    leaving: [{ what: "the commit message", text: message }, { what: "the commit's author", text: `${git.identity.name} <${git.identity.email}>` }]
+  }, { forbiddenPaths: input.begin.forbiddenPaths, maxChangedFiles: undefined }, input.redactor)
   if (!guards.ok) {
     return Salvaged.Refused({ evidence: guards.violations.map((v) => `${v.guard}: ${v.path ?? ""} ${v.detail}`).join("\n") })
   }
   const branch = salvageBranchName(input.runId, input.attemptNumber)
   const local = salvageLocalRef(input.runId, input.attemptNumber)
-  yield* git.keepInMirror(local)
-  yield* git.push(work.head, branch, { force: true })
+  yield* git.keepCommit(built, local)
+  yield* git.push(built, branch, { force: true })
   yield* git.mirror.deleteRef(local).pipe(Effect.ignoreLogged)
   return Salvaged.Saved({ branch, commits: work.commits.length })
 })

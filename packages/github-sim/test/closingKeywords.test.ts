@@ -5,6 +5,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { GitHubSim } from "@usine/github-sim/GitHubSim"
 import { runGit } from "@usine/github-sim/git/runGit"
+import { withoutCode } from "@usine/github-sim/world/withoutCode"
 import { call, octokitFor } from "./octokitFor"
 
 const tempDir = Effect.acquireRelease(
@@ -34,7 +35,8 @@ describe("closing keywords", () => {
         repo: "acme/widgets",
         head: "fix",
         title: "Fix",
-        body: "Work on it.\n\nCloses #1\nfixes: acme/widgets#2, resolves other/repo#3"
+        // Code names nothing: #4 stays open.
+        body: "Work on it.\n\nCloses #1\nfixes: acme/widgets#2, resolves other/repo#3\n\n```\nCloses #4\n```\n\n`fixes #4`\n\n    resolves #4\n"
       })
       const octokit = octokitFor(sim.url, "tok-alice")
       const state = (n: number) =>
@@ -57,4 +59,12 @@ describe("closing keywords", () => {
       assert.deepStrictEqual(yield* state(4), ["open", null])
     }).pipe(Effect.provide(GitHubSim.layer()))
   )
+
+  it("code spans, fenced and indented blocks are left out of what GitHub reads for keywords", () => {
+    const body = "Closes #1\n````\n```\nCloses #2\n```\nfixes #3\n````\ntext `` a ` Closes #5 `` and ~~~x\n\n    resolves #6\nafter\n~~~\nfixes #7"
+    const left = withoutCode(body)
+    assert.include(left, "Closes #1")
+    assert.include(left, "after")
+    for (const n of [2, 3, 5, 6, 7]) assert.notInclude(left, `#${n}`)
+  })
 })

@@ -1,5 +1,6 @@
 import { Context, Layer } from "effect"
 import type { TranscriptEntry } from "../transcript/TranscriptRow"
+import { secretEncodings } from "./secretEncodings"
 
 export type SecretKind =
   | "private_key"
@@ -10,6 +11,7 @@ export type SecretKind =
   | "authorization"
   | "url_credentials"
   | "secret"
+  | "encoded_secret"
 
 interface SecretPattern {
   readonly kind: SecretKind
@@ -83,12 +85,20 @@ const replacement = (kind: SecretKind, match: string): string => {
   return marker
 }
 
-/** A redactor for the built-in patterns and the exact `secrets` known at runtime (the configured GitHub token). */
+/**
+ * A redactor for the built-in patterns and the exact `secrets` known at runtime (the configured GitHub token), each
+ * also in its common encodings (base64, hex, URL-encoding: `secretEncodings`), which an agent could carry out instead.
+ */
 export const makeRedactor = (secrets: ReadonlyArray<string> = []): RedactorService => {
-  const registered: ReadonlyArray<SecretPattern> = [...new Set(secrets)]
-    .filter((s) => s.length >= MIN_SECRET_LENGTH)
-    .sort((a, b) => b.length - a.length)
-    .map((s) => ({ kind: "secret", source: escape(s) }))
+  const values = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH)
+  const encoded = new Set(values.flatMap((s) => secretEncodings(s, MIN_SECRET_LENGTH)).filter((e) => !values.includes(e)))
+  // Longest first, so a value is taken whole before a shorter one inside it.
+  const registered: ReadonlyArray<SecretPattern> = [
+    ...values.map((s) => ({ kind: "secret" as const, value: s })),
+    ...[...encoded].map((s) => ({ kind: "encoded_secret" as const, value: s }))
+  ]
+    .sort((a, b) => b.value.length - a.value.length)
+    .map(({ kind, value }) => ({ kind, source: escape(value) }))
   const redaction = [...registered, ...REDACTION]
   const scanning = [...registered, ...HIGH_CONFIDENCE]
   const redactPattern = compile(redaction)

@@ -44,7 +44,7 @@ export const attemptGit = (options: GitHubAccess & {
   readonly worktree: string
   readonly harvestRepo: string
   readonly timeoutMs?: number
-  /** Who commits what the agent left uncommitted; `AGENT_IDENTITY` by default. */
+  /** Who commits what the agent left uncommitted, and the commit usine pushes; `AGENT_IDENTITY` by default. */
   readonly identity?: CommitIdentity
 }) => {
   const { transport, harvestRepo, cloneUrl } = options
@@ -129,8 +129,16 @@ export const attemptGit = (options: GitHubAccess & {
     )
     const index = { GIT_INDEX_FILE: path.join(harvestRepo, "usine-index") }
     const tree = [`--work-tree=${options.worktree}`]
-    yield* git([...tree, "read-tree", head], index)
-    yield* git([...tree, "add", "--all"], index)
+    // What the worktree holds decides whether these succeed (a `.git` of a sub-folder, a file git refuses): the
+    // agent's doing, said as such, never a git failure to retry.
+    const staged = (args: ReadonlyArray<string>, what: string) =>
+      git(args, index).pipe(
+        Effect.catchTag("GitCommandFailed", (error) =>
+          Effect.fail(new AgentWorkUnreadable({ reason: `${what} failed: ${gitSays(error.stderr)}` }))
+        )
+      )
+    yield* staged([...tree, "read-tree", head], "reading the agent's HEAD tree")
+    yield* staged([...tree, "add", "--all"], "staging the agent's files (`git add --all` in the daemon's index)")
     const written = (yield* git(["write-tree"], index)).trim()
     const headTree = (yield* git(["rev-parse", `${head}^{tree}`])).trim()
     const collected =
@@ -138,6 +146,24 @@ export const attemptGit = (options: GitHubAccess & {
     yield* git(["update-ref", COLLECTED, collected])
     return collected
   })
+
+  /** The tree of commit `sha`. */
+  const treeOf = (sha: string) => git(["rev-parse", "--verify", `${sha}^{tree}`]).pipe(Effect.map((s) => s.trim()))
+
+  /**
+   * The commit that leaves the machine (issue 31): the agent's final tree on `parent`, by usine's identity, with
+   * usine's message, authored and committed at `at` (the Attempt's start, ms): the same inputs make the same sha,
+   * so a harvest run again after a restart builds the commit it recorded before. Nothing of the agent's own commits
+   * (message, author, dates, parents) is in it.
+   */
+  const buildCommit = (input: { readonly tree: string; readonly parent: string; readonly message: string; readonly at: number }) => {
+    const date = `@${Math.floor(input.at / 1000)} +0000`
+    return git(["commit-tree", input.tree, "-p", input.parent, "-m", input.message], {
+      ...identity,
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_DATE: date
+    }).pipe(Effect.map((s) => s.trim()))
+  }
 
   /** The newest commit both `a` and `b` have: the diff base even when the base branch moved on since. */
   const mergeBase = (a: string, b: string) => git(["merge-base", a, b]).pipe(Effect.map((s) => s.trim()))
@@ -210,10 +236,14 @@ export const attemptGit = (options: GitHubAccess & {
     return network(["push", "--quiet", "--no-verify", ...flags, cloneUrl, `${sha}:${ref}`]).pipe(Effect.asVoid)
   }
 
-  return { mirror, collect, mergeBase, commitsSince, diff, numstat, rawChanges, blob, log, keepInMirror, keepCommit, hasCommit, takeFromMirror, remoteSha, push }
+  return { mirror, collect, treeOf, buildCommit, identity: author, mergeBase, commitsSince, diff, numstat, rawChanges, blob, log, keepInMirror, keepCommit, hasCommit, takeFromMirror, remoteSha, push }
 }
 
 export type AttemptGit = ReturnType<typeof attemptGit>
+
+/** The first line git wrote on stderr that says what went wrong, bounded. */
+const gitSays = (stderr: string): string =>
+  (stderr.split("\n").find((line) => /^(?:error|fatal):/.test(line)) ?? stderr.split("\n")[0] ?? "").trim().slice(0, 300)
 
 /**
  * A git failure a retry could fix (the network, GitHub answering 5xx) rather than one the operator must look at.

@@ -24,7 +24,8 @@ export const holdForReview = Effect.fn("Harvest.holdForReview")(function* (
   const collected = yield* collectChange(input)
   if ("nothing" in collected) return { result: collected.nothing, patch: undefined }
   const ref = salvageLocalRef(input.run.id, input.attemptNumber)
-  yield* input.git.keepInMirror(ref).pipe(
+  // usine's commit is what is held, and what a Reject pushes to the salvage branch: only a tree leaves (issue 31).
+  yield* input.git.keepCommit(collected.built, ref).pipe(
     Effect.catchTag("GitCommandFailed", (error) =>
       Effect.fail(new InfraFailure({ reason: "keeping the held work in the mirror failed", evidence: input.redactor.redact(error.message) }))
     )
@@ -36,7 +37,7 @@ export const holdForReview = Effect.fn("Harvest.holdForReview")(function* (
       ...collected.changes,
       held: {
         worker: input.worker,
-        head: collected.head,
+        head: collected.built,
         ref,
         verification: verificationSection({ commands: input.policy.verify, rounds: input.verification, redactor: input.redactor })
       },

@@ -1,5 +1,11 @@
 import type { RedactorService } from "@usine/core/text/Redactor"
 import type { GuardViolation } from "./GuardViolation"
+
+/** `looks like a github token`, `looks like an encoded secret`. */
+export const looksLike = (kind: string): string => {
+  const words = kind.replace(/_/g, " ")
+  return `looks like ${/^[aeiou]/.test(words) ? "an" : "a"} ${words}`
+}
 import type { DiffFile } from "./UnifiedDiff"
 
 /**
@@ -16,7 +22,7 @@ export const secretScan = (files: ReadonlyArray<DiffFile>, redactor: RedactorSer
         guard: "secret_scan",
         path: file.newPath ?? file.oldPath ?? "?",
         line,
-        detail: `looks like a ${finding.kind.replace(/_/g, " ")}`
+        detail: looksLike(finding.kind)
       }))
     )
   )

@@ -6,6 +6,7 @@ import { forbiddenPaths } from "./ForbiddenPaths"
 import type { GuardViolation } from "./GuardViolation"
 import { type LinkEntry, linkEntries } from "./LinkEntries"
 import { secretScan } from "./SecretScan"
+import { type LeavingText, secretsLeaving } from "./SecretsLeaving"
 import { parseUnifiedDiff } from "./UnifiedDiff"
 
 export type GuardResult =
@@ -16,10 +17,16 @@ export type GuardResult =
  * Runs every pre-push guard on the Attempt's change against its base. All guards run, so the operator sees every
  * violation at once. The diff must have git's default shape and show every file as text, whatever any config or
  * attribute says: `git diff -M --text --no-color --no-ext-diff --no-textconv --src-prefix=a/ --dst-prefix=b/`, in a
- * repository without attributes. `links` are the symbolic links and submodule entries the change adds or alters.
+ * repository without attributes. `links` are the symbolic links and submodule entries the change adds or alters,
+ * `paths` every path it adds or alters (exact, from `git diff --raw -z`), `leaving` the other texts that go to GitHub.
  */
 export const runGuards = (
-  change: { readonly diff: string; readonly links: ReadonlyArray<LinkEntry> },
+  change: {
+    readonly diff: string
+    readonly links: ReadonlyArray<LinkEntry>
+    readonly paths?: ReadonlyArray<string> | undefined
+    readonly leaving?: ReadonlyArray<LeavingText> | undefined
+  },
   policy: Pick<AttemptPolicy, "forbiddenPaths" | "maxChangedFiles">,
   redactor: RedactorService
 ): GuardResult => {
@@ -28,8 +35,9 @@ export const runGuards = (
     ...forbiddenPaths(files, policy.forbiddenPaths),
     ...linkEntries(change.links, policy.forbiddenPaths),
     ...changedFiles(files, policy.maxChangedFiles),
-    ...secretScan(files, redactor)
-  ]
+    ...secretScan(files, redactor),
+    ...secretsLeaving(change.paths ?? [], change.links, change.leaving ?? [], redactor)
+  ].map((v) => (v.path === undefined ? v : { ...v, path: redactor.redact(v.path) }))
   return violations.length === 0 ? { ok: true } : { ok: false, violations }
 }
 

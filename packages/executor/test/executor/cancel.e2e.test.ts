@@ -57,7 +57,10 @@ describe("WorkerExecutor cancel and salvage", () => {
         assert.include(second.rows[0]?.text ?? "", `(${salvage})`)
         if (outcome._tag === "Succeeded") {
           assert.strictEqual(t.origin("show", `${outcome.result.branch}:wip.txt`), "unfinished\nfinished")
-          assert.strictEqual(outcome.result.commits.length, 2, "the salvage commit and the agent's")
+          // One commit leaves: usine's of the final tree, on the base, not on the salvage commit (ADR 0081).
+          assert.strictEqual(outcome.result.commits.length, 1, "usine's one commit")
+          assert.strictEqual(t.origin("rev-parse", `${outcome.result.branch}^`), t.origin("rev-parse", "refs/heads/main"))
+          assert.match(t.origin("log", "-1", "--format=%s", `${salvage}`), /^usine: salvaged work of Run /)
         }
       }).pipe(Effect.provide(simLayer)),
     E2E_TIMEOUT

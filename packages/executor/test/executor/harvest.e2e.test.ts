@@ -29,7 +29,7 @@ describe("WorkerExecutor against the GitHub emulator", () => {
         if (outcome._tag !== "Succeeded") return
         const branch = `usine/start-dev/1-${run.id.slice(0, 8)}`
         assert.strictEqual(outcome.result.branch, branch)
-        assert.strictEqual(outcome.result.commits.length, 2, "the agent's commit and the one usine made for it")
+        assert.strictEqual(outcome.result.commits.length, 1, "usine's one commit of the agent's final tree")
         const pulls = yield* t.pulls
         assert.strictEqual(pulls.length, 1)
         assert.strictEqual(outcome.result.pullRequestNumber, pulls[0]!.number)
@@ -44,7 +44,9 @@ describe("WorkerExecutor against the GitHub emulator", () => {
         assert.include(body, "<details><summary>Round 1: grep -q fixed status.txt failed (exit 1)</summary>")
         assert.strictEqual(t.origin("show", `${branch}:status.txt`), "fixed")
         assert.strictEqual(t.origin("rev-parse", `refs/heads/${branch}`), outcome.result.commits.at(-1))
-        assert.strictEqual(t.origin("log", "-1", "--format=%an", branch), "usine-agent")
+        assert.strictEqual(t.origin("log", "-1", "--format=%an %cn", branch), "usine-agent usine-agent")
+        assert.match(t.origin("log", "-1", "--format=%B", branch), /^start-dev: work on #1\n\nBuilt by usine from the agent's work \(Run /)
+        assert.strictEqual(t.origin("rev-parse", `${branch}^`), t.origin("rev-parse", "refs/heads/main"), "built on the base usine chose")
 
         const verify = log.rows.filter((row) => row.kind === "verify")
         assert.deepStrictEqual(
@@ -198,7 +200,7 @@ describe("WorkerExecutor on pull requests", () => {
   )
 
   it.scopedLive(
-    "a pull request the agent opened itself is found and recorded; usine pushes no branch of its own",
+    "a pull request the agent opened itself is not the Run's: usine pushes the Run's branch and opens its own",
     () =>
       Effect.gen(function* () {
         const sim = yield* GitHubSim
@@ -215,9 +217,12 @@ describe("WorkerExecutor on pull requests", () => {
         assert.strictEqual(outcome._tag, "Succeeded", JSON.stringify(outcome))
         if (outcome._tag !== "Succeeded") return
         const pulls = yield* t.pulls
-        assert.deepStrictEqual(pulls.map((p) => [p.number, p.title, p.head.ref]), [[outcome.result.pullRequestNumber, "Opened by the agent", "agent/own"]])
-        assert.strictEqual(outcome.result.branch, "agent/own")
-        assert.deepStrictEqual(t.branches().filter((b) => b.startsWith("usine/")), [])
+        const branch = `usine/start-dev/1-${run.id.slice(0, 8)}`
+        const own = pulls.find((p) => p.number === outcome.result.pullRequestNumber)
+        assert.deepStrictEqual(pulls.map((p) => p.head.ref).sort(), ["agent/own", branch].sort())
+        assert.strictEqual(own?.head.ref, branch)
+        assert.strictEqual(outcome.result.branch, branch)
+        assert.deepStrictEqual(t.branches().filter((b) => b.startsWith("usine/")), [`usine/start-dev/1-${run.id.slice(0, 8)}`])
       }).pipe(Effect.provide(simLayer)),
     E2E_TIMEOUT
   )

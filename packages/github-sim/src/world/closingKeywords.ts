@@ -3,14 +3,15 @@ import { updateIssue } from "./issueWrites"
 import type { SimItem } from "./SimItem"
 import type { SimRepository } from "./SimRepository"
 import type { SimWorld } from "./SimWorld"
+import { withoutCode } from "./withoutCode"
 
 // GitHub's closing keywords, each followed by an issue of the same repository: `Closes #4`, `fixes: acme/widgets#4`.
 const KEYWORD = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\b:?\s+(?:([\w.-]+\/[\w.-]+))?#(\d+)\b/gi
 
-/** The issue numbers of this repository a pull request's body closes when it merges. */
+/** The issue numbers of this repository a pull request's body closes when it merges; code names none. */
 export const closedByBody = (repo: SimRepository, body: string | null): ReadonlyArray<number> => {
   const numbers = new Set<number>()
-  for (const match of (body ?? "").matchAll(KEYWORD)) {
+  for (const match of withoutCode(body ?? "").matchAll(KEYWORD)) {
     const [, full, number] = match
     if (full === undefined || full.toLowerCase() === repo.fullName.toLowerCase()) numbers.add(Number(number))
   }
