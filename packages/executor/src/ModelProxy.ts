@@ -59,7 +59,8 @@ const withUsageAsked = (path: string, body: Buffer): Buffer => {
  * A daemon-side model proxy for one Attempt (ADR 0086): the CLI in the sandbox talks plain HTTP to it, it adds
  * the provider's key and forwards to the provider, and it reads the `usage` of every answer (OpenAI Responses, chat
  * completions, Anthropic Messages, streamed or not) as it passes, with bounded memory. A POST answered 2xx with no
- * usage it can read counts its body at four bytes a token, so a request that hides its usage is not free. It
+ * usage it can read counts its body at four bytes a token, so a request that hides its usage is not free. A
+ * provider it cannot reach, or a stream that breaks, breaks the CLI's connection the same way. It
  * listens on `port` when given (a reattach keeps the URL the running CLI holds), else on a free one; it closes
  * with the scope.
  */
@@ -108,11 +109,9 @@ export const startModelProxy = (options: {
       let upstream: Response
       try {
         upstream = await fetch(target, { method, headers, ...(body === undefined ? {} : { body }), signal: abort.signal, redirect: "manual" })
-      } catch (error) {
-        if (!res.headersSent) {
-          res.writeHead(502, { "content-type": "application/json" })
-          res.end(JSON.stringify({ error: { message: `usine's model proxy could not reach the provider: ${String((error as Error)?.cause ?? error)}` } }))
-        }
+      } catch {
+        // The CLI meets a provider it cannot reach as it would without the proxy: a connection that drops.
+        res.destroy()
         return
       }
       const responseHeaders: Record<string, string> = {}
@@ -121,6 +120,7 @@ export const startModelProxy = (options: {
       })
       res.writeHead(upstream.status, responseHeaders)
       const reader = makeUsageReader(upstream.headers.get("content-type") ?? undefined)
+      let cut = false
       try {
         if (upstream.body !== null) {
           for await (const chunk of upstream.body) {
@@ -129,9 +129,11 @@ export const startModelProxy = (options: {
           }
         }
       } catch {
-        // The provider or the CLI hung up: what went past is still counted.
+        // The provider or the CLI hung up: the CLI sees its stream break, and what went past is still counted.
+        cut = true
       } finally {
-        res.end()
+        if (cut) res.destroy()
+        else res.end()
         const { bytes, usage } = reader.end()
         if (usage !== undefined) Queue.unsafeOffer(metered, { usage, reported: true })
         else if (method === "POST" && upstream.ok && bytes > 0) {

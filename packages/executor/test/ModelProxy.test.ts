@@ -66,13 +66,27 @@ describe("ModelProxy", () => {
       assert.strictEqual(second.usage.outputTokens, 40)
     }))
 
-  it.scoped("a provider that cannot be reached is a 502 to the CLI and meters nothing", () =>
+  it.scoped("a provider that cannot be reached drops the CLI's connection, as it would without the proxy, and meters nothing", () =>
     Effect.gen(function* () {
       const proxy = yield* startModelProxy({ providerBaseUrl: "http://127.0.0.1:9/v1", apiKey: KEY })
-      const answer = yield* post(`${proxy.baseUrl}/chat/completions`, { stream: true, messages: [] })
-      assert.strictEqual(answer.status, 502)
-      assert.notInclude(answer.text, KEY)
+      const answer = yield* Effect.either(Effect.tryPromise(() => fetch(`${proxy.baseUrl}/chat/completions`, { method: "POST", body: "{}" })))
+      assert.isTrue(answer._tag === "Left", "the connection dropped")
       assert.isTrue(Chunk.isEmpty(yield* Queue.takeAll(proxy.metered)))
+    }))
+
+  it.scoped("a stream the provider cuts is cut for the CLI too, not ended cleanly", () =>
+    Effect.gen(function* () {
+      const sim = yield* scopedSim({ turns: [{ fault: "cut" }] })
+      const proxy = yield* startModelProxy({ providerBaseUrl: sim.baseUrl, apiKey: KEY })
+      const read = yield* Effect.either(Effect.tryPromise(async () => {
+        const res = await fetch(`${proxy.baseUrl}/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ model: "m", stream: true, messages: [user("hi")] })
+        })
+        return await res.text()
+      }))
+      assert.isTrue(read._tag === "Left", "reading the body fails as the provider's did")
     }))
 })
 
