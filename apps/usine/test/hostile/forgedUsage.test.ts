@@ -108,6 +108,9 @@ describe("hostile agent: forged usage and the provider key, with the real Pi CLI
         const attempts = yield* w.ledger.attempts(later.id)
         assert.isAtLeast(attempts.length, 1, "admitted under the daemon's daily cap")
         assert.isAtLeast(w.models["later"]?.requests.length ?? 0, 1)
+        const laterView = yield* runView(w, later.id)
+        assert.deepStrictEqual(laterView.usage, { inputTokens: 900, outputTokens: 30, cachedInputTokens: 0, costUsd: 0 })
+        assert.isFalse(laterView.timeline.some((e) => e.note === "UsageDisagreed"), "an honest Pi and the proxy agree")
         // Every request reached the provider with the key the daemon added, none with what the CLI held.
         for (const name of ["honest", "forged-negative", "forged-positive", "later"]) {
           const requests = w.models[name]?.requests.filter((r) => r.method === "POST") ?? []
