@@ -59,7 +59,8 @@ const withUsageAsked = (path: string, body: Buffer): Buffer => {
  * A daemon-side model proxy for one Attempt (ADR 0086): the CLI in the sandbox talks plain HTTP to it, it adds
  * the provider's key and forwards to the provider, and it reads the `usage` of every answer (OpenAI Responses, chat
  * completions, Anthropic Messages, streamed or not) as it passes, with bounded memory. A POST answered 2xx with no
- * usage it can read counts its body at four bytes a token, so a request that hides its usage is not free. A
+ * usage it can read (a stream the CLI broke off early) counts its request and its answer at four bytes a token, so a
+ * request that hides its usage is not free (Anthropic's free `count_tokens` aside). A
  * provider it cannot reach, or a stream that breaks, breaks the CLI's connection the same way. It
  * listens on `port` when given (a reattach keeps the URL the running CLI holds), else on a free one; it closes
  * with the scope.
@@ -136,8 +137,9 @@ export const startModelProxy = (options: {
         else res.end()
         const { bytes, usage } = reader.end()
         if (usage !== undefined) Queue.unsafeOffer(metered, { usage, reported: true })
-        else if (method === "POST" && upstream.ok && bytes > 0) {
-          Queue.unsafeOffer(metered, { usage: { inputTokens: 0, outputTokens: Math.ceil(bytes / 4), cachedInputTokens: 0 }, reported: false })
+        else if (method === "POST" && upstream.ok && !path.split("?")[0]!.endsWith("/count_tokens")) {
+          const estimate = { inputTokens: Math.ceil((body?.length ?? 0) / 4), outputTokens: Math.ceil(bytes / 4), cachedInputTokens: 0 }
+          Queue.unsafeOffer(metered, { usage: estimate, reported: false })
         }
       }
     }

@@ -1,5 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Chunk, Effect, Queue } from "effect"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
 import type { ModelScript } from "@usine/model-sim/ModelScript"
 import { startModelSim } from "@usine/model-sim/startModelSim"
 import { startModelProxy } from "../src/ModelProxy"
@@ -87,6 +89,32 @@ describe("ModelProxy", () => {
         return await res.text()
       }))
       assert.isTrue(read._tag === "Left", "reading the body fails as the provider's did")
+    }))
+})
+
+describe("ModelProxy without a usage to read", () => {
+  it.scoped("a 2xx answer with no usage counts its request and its body at four bytes a token", () =>
+    Effect.gen(function* () {
+      const server = yield* Effect.acquireRelease(
+        Effect.async<http.Server>((resume) => {
+          const s = http.createServer((req, res) => {
+            req.resume()
+            req.on("end", () => {
+              res.writeHead(200, { "content-type": "application/json" }).end(`{"choices":[],"pad":"${"x".repeat(377)}"}`)
+            })
+          })
+          s.listen(0, "127.0.0.1", () => resume(Effect.succeed(s)))
+        }),
+        (s) => Effect.async<void>((resume) => {
+          s.close(() => resume(Effect.void))
+        })
+      )
+      const port = (server.address() as AddressInfo).port
+      const proxy = yield* startModelProxy({ providerBaseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY })
+      yield* post(`${proxy.baseUrl}/chat/completions`, { messages: [user("y".repeat(357))] })
+      const metered = yield* Queue.take(proxy.metered)
+      assert.isFalse(metered.reported)
+      assert.deepStrictEqual(metered.usage, { inputTokens: 100, outputTokens: 100, cachedInputTokens: 0 })
     }))
 })
 
