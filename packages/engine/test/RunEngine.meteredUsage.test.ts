@@ -43,4 +43,34 @@ describe("RunEngine usage behind a model proxy (ADR 0086)", () => {
       const [global] = (yield* brakes.usageOfDays("1970-01-01", "1970-01-01")).filter((d) => d.scope === "global")
       assert.deepStrictEqual(global?.usage, tokens(1800, 60), "the daily figures count the proxy's figures only")
     }))
+
+  it.scoped("without a proxy the caps judge the stream, clamped: a forged negative row lowers neither the Run's total nor the day's", () =>
+    Effect.gen(function*() {
+      const memory = yield* InMemoryExecutor.make
+      const { brakes, engine, store } = yield* startEngine({
+        ledger: yield* tempLedger,
+        executor: memory,
+        policies: policies({ loops: { build: loopPolicy({ budget: { runTokens: 1000 } }) } })
+      })
+      const s = submission({ number: 2, receivedAt: 1 })
+      const run = runOf(s)
+      memory.script(run, Script.hangWith({
+        usage: [
+          { after: "1 minute", usage: tokens(900, 30) },
+          { after: "2 minutes", usage: tokens(-4_998_200, -10) },
+          { after: "3 minutes", usage: tokens(-4_997_300, 20) },
+          { after: "4 minutes", usage: tokens(1000, 40) }
+        ]
+      }))
+      yield* engine.submit(s)
+      yield* until("attempt 1 started", () => memory.executions.length === 1)
+      yield* TestClock.adjust("3 minutes")
+      yield* settle
+      assert.strictEqual((yield* store.getRun(run)).state._tag, "Running")
+      assert.deepStrictEqual((yield* brakes.runUsage(run)).map((u) => u.usage), [tokens(900, 30)], "the forged rows changed nothing")
+      yield* TestClock.adjust("1 minute")
+      yield* untilState(store, run, "Failed")
+      const [global] = (yield* brakes.usageOfDays("1970-01-01", "1970-01-01")).filter((d) => d.scope === "global")
+      assert.deepStrictEqual(global?.usage, tokens(1000, 40))
+    }))
 })
