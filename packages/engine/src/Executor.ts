@@ -5,7 +5,7 @@ import type { PushLedger } from "@usine/core/attempt/PushRecord"
 import type { HeldPatch } from "@usine/core/attempt/Review"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { Run } from "@usine/core/run/Run"
-import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
+import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
 import type { ReviewDirective } from "./ReviewDirective"
 import type { Delivery } from "./Delivery"
 
@@ -44,6 +44,12 @@ export interface AttemptRequest {
   readonly policy: AttemptPolicy
   /** Transcript rows as they arrive; the engine stores them. */
   readonly onTranscript: (entries: ReadonlyArray<TranscriptEntry>) => Effect.Effect<void>
+  /**
+   * Usage counted outside the sandbox by the Attempt's model proxy (ADR 0086): called once with zero usage when the
+   * proxy starts, before the agent does, then with each answered request's usage. Once called, the caps judge these
+   * figures and the stream's usage rows are a display figure only. Never called for an Attempt without a proxy.
+   */
+  readonly onMeteredUsage?: (usage: Usage) => Effect.Effect<void>
   /** Called once the session is started, with the handle `isLive` and reattach need later. */
   readonly onSession: (session: string) => Effect.Effect<void>
   /** After the pull-request gate: publish the held work, or give the reviewer's text to the agent (ADR 0063). */

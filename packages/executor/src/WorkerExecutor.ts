@@ -18,6 +18,7 @@ import { recoverWorkerWorkspaces } from "./WorkerExecutor/recoverWorkerWorkspace
 import { resumeAttempt } from "./WorkerExecutor/resumeAttempt"
 import { salvageHeldWork } from "./WorkerExecutor/salvageHeldWork"
 import { makeTranscriptCursor } from "./WorkerExecutor/TranscriptCursor"
+import { attemptModelProxy } from "./WorkerExecutor/attemptModelProxy"
 import { PullRequests } from "@usine/github/PullRequests"
 import { makeRedactor, type RedactorService } from "@usine/core/text/Redactor"
 import type { GitHubCredential } from "@usine/github/GitHubCredential"
@@ -98,7 +99,11 @@ export const make = (options: WorkerExecutorOptions) =>
           redactor: settings.redactor,
           deliver: request.onTranscript
         })
-        const ctx: AttemptContext = { settings, worker, request, agent, harness, ...prepared, cursor }
+        const proxy = yield* attemptModelProxy({ settings, worker, request, agent, ...prepared })
+        const ctx: AttemptContext = {
+          settings, worker, request, agent, harness, ...prepared, cursor,
+          ...(proxy === undefined ? {} : { modelProxy: { baseUrl: proxy.baseUrl } })
+        }
         const judgeName = request.policy.judge
         const judgeAgent = judgeName === undefined ? undefined : options.agent(judgeName)
         if (judgeName !== undefined && judgeAgent === undefined) {
@@ -111,6 +116,7 @@ export const make = (options: WorkerExecutorOptions) =>
             Effect.succeed(failedWith(new InfraFailure({ reason: `the Worker ${workerName} failed: ${error.message}`, evidence: "" })))
           )
         )
+        if (proxy !== undefined) yield* proxy.flush
         // Once the outcome is in the journal and the work is kept elsewhere the folder has served; a failed salvage
         // leaves it for the next Attempt of the Run or the next start to salvage again (ADR 0047).
         const ended = prepared.journal.find("outcome", () => true)
@@ -123,6 +129,7 @@ export const make = (options: WorkerExecutorOptions) =>
         }
         return outcome
       }).pipe(
+        Effect.scoped,
         Effect.catchAll((error) => {
           const failure: AttemptFailure =
             "category" in error ? error : new InfraFailure({ reason: error.message, evidence: "" })

@@ -89,6 +89,14 @@ export class BrakeStore extends Context.Tag("usine/BrakeStore")<
      * (by `Clock`, UTC) of the global, Loop and repository scopes, in one transaction. A repeated row adds nothing.
      */
     readonly recordUsage: (owner: UsageOwner, usage: Usage) => Effect.Effect<void>
+    /**
+     * Notes on the Run that the Attempt's stream reported other usage than the model proxy counted (ADR 0086): a
+     * `UsageDisagreed` Run note, shown on its timeline.
+     */
+    readonly noteUsageDisagreed: (
+      runId: RunId,
+      figures: { readonly attempt: number; readonly streamTokens: number; readonly meteredTokens: number }
+    ) => Effect.Effect<void>
     /** The usage total of each Attempt of the Run that reported one, by Attempt number. */
     readonly runUsage: (
       runId: RunId

@@ -32,7 +32,17 @@ export const ReleasedNote = Schema.TaggedStruct("Released", {
 /** An operator's Edit and retry: what the earlier Attempts were told, and what the next ones are told. */
 export const EditedNote = Schema.TaggedStruct("Edited", { before: RunSetup, after: RunSetup })
 
-export const RunNoteBody = Schema.Union(HeldNote, ReleasedNote, EditedNote)
+/**
+ * An Attempt's usage as its CLI's stream reported it (clamped) differs from what the model proxy counted, which the
+ * caps judged (ADR 0086).
+ */
+export const UsageDisagreedNote = Schema.TaggedStruct("UsageDisagreed", {
+  attempt: Schema.Number,
+  streamTokens: Schema.Number,
+  meteredTokens: Schema.Number
+})
+
+export const RunNoteBody = Schema.Union(HeldNote, ReleasedNote, EditedNote, UsageDisagreedNote)
 export type RunNoteBody = typeof RunNoteBody.Type
 
 /** One row of a Run's append-only notes: what its transition log cannot say (ADR 0049). */
@@ -63,6 +73,11 @@ export const formatHeldFor = (ms: number): string => {
 export const changedFields = (before: RunSetup, after: RunSetup): ReadonlyArray<keyof RunSetup> =>
   (["task", "agent", "model"] as const).filter((field) => before[field] !== after[field])
 
+/** What an Attempt's two usage figures say, in one line. */
+export const usageDisagreedLine = (note: { readonly attempt: number; readonly streamTokens: number; readonly meteredTokens: number }) =>
+  `Attempt ${note.attempt}: the agent's stream reported ${note.streamTokens.toLocaleString("en-US")} tokens, ` +
+  `usine's model proxy counted ${note.meteredTokens.toLocaleString("en-US")}; the caps judged the proxy's count`
+
 /** The note's one line. */
 export const summaryOf = (body: RunNoteBody): string =>
   Match.valueTags(body, {
@@ -71,5 +86,6 @@ export const summaryOf = (body: RunNoteBody): string =>
     Edited: ({ after, before }) => {
       const changed = changedFields(before, after)
       return `edited and retried: ${changed.length === 0 ? "nothing" : changed.join(", ")} changed`
-    }
+    },
+    UsageDisagreed: (note) => usageDisagreedLine(note)
   })

@@ -20,6 +20,7 @@ import writeBackCanceled0012 from "./migrations/0012_write_back_canceled_and_not
 import pullRequestGate0010 from "./migrations/0010_pull_request_gate"
 import dropRedundantRunIndex0013 from "./migrations/0013_drop_redundant_run_index"
 import attemptPush0014 from "./migrations/0014_attempt_push"
+import usageDisagreed0015 from "./migrations/0015_usage_disagreed_notes"
 
 /** Numbered migrations; never edit one that has shipped, add the next number. */
 export const migrations = Migrator.fromRecord({
@@ -35,7 +36,8 @@ export const migrations = Migrator.fromRecord({
   "0011_write_back": writeBack0011,
   "0012_write_back_canceled_and_notes": writeBackCanceled0012,
   "0013_drop_redundant_run_index": dropRedundantRunIndex0013,
-  "0014_attempt_push": attemptPush0014
+  "0014_attempt_push": attemptPush0014,
+  "0015_usage_disagreed_notes": usageDisagreed0015
 })
 
 /** How long a statement waits for another connection's write lock before failing. */

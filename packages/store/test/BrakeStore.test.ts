@@ -170,3 +170,16 @@ describe("BrakeStore", () => {
       })
     ))
 })
+
+describe("BrakeStore and forged usage (ADR 0086)", () => {
+  it.scoped("a total that goes negative lowers no daily figure, and the honest total after it adds only its growth", () =>
+    inTempLedger(Effect.gen(function* () {
+      const brakes = yield* BrakeStore
+      const run = yield* openRun(9)
+      yield* begin(run.id)
+      yield* brakes.recordUsage(owner(run.id, 1), usage(900, 30))
+      yield* brakes.recordUsage(owner(run.id, 1), usage(-4_998_200, -10))
+      const [global] = (yield* brakes.usageOfDays("1970-01-01", "1970-01-01")).filter((d) => d.scope === "global")
+      assert.deepStrictEqual(global?.usage, usage(900, 30), "the daily figure never goes down")
+    })))
+})

@@ -208,3 +208,22 @@ describe("Run notes", () => {
       assert.isTrue(Exit.isFailure(yield* Effect.exit(sql`DELETE FROM usine_run_notes`)), "append-only")
     })))
 })
+
+describe("BrakeStore.noteUsageDisagreed (ADR 0086)", () => {
+  it.scoped("writes a UsageDisagreed note with both figures, append-only like every note, on the Run's timeline", () =>
+    inTempLedger(Effect.gen(function* () {
+      const brakes = yield* BrakeStore
+      const run = yield* openRun
+      yield* TestClock.setTime(5 * MINUTE)
+      yield* brakes.noteUsageDisagreed(run.id, { attempt: 1, streamTokens: 0, meteredTokens: 1_860 })
+      const [note] = yield* notesOf(run.id)
+      assert.deepStrictEqual(note?.body, { _tag: "UsageDisagreed", attempt: 1, streamTokens: 0, meteredTokens: 1_860 })
+      assert.deepStrictEqual([note?.at, note?.actor, note?.afterSeq], [5 * MINUTE, "engine", 1])
+      assert.strictEqual(
+        note?.summary,
+        "Attempt 1: the agent's stream reported 0 tokens, usine's model proxy counted 1,860; the caps judged the proxy's count"
+      )
+      const update = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE usine_run_notes SET summary = 'x'`).pipe(Effect.exit)
+      assert.isTrue(Exit.isFailure(update), "migration 0015 kept the table append-only")
+    })))
+})

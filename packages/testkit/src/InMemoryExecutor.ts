@@ -17,11 +17,15 @@ import { type AttemptRequest, Executor, SessionGone } from "@usine/engine/Execut
 export interface UsagePoint {
   readonly after: Duration.DurationInput
   readonly usage: Usage
+  /** Counted by a model proxy (`onMeteredUsage`, one answer's usage) instead of printed as a usage row. */
+  readonly metered?: boolean
 }
 
 /** What a session reports on the way: usage rows, and for a success, the Step result (default: no commit). */
 export interface ScriptOptions {
   readonly usage?: ReadonlyArray<UsagePoint>
+  /** The session runs behind a model proxy: it reports zero metered usage as it starts (ADR 0086). */
+  readonly metered?: boolean
   readonly result?: StepResult
 }
 
@@ -55,6 +59,8 @@ interface Session {
   readonly rows: Array<TranscriptEntry>
   /** Usage points of the script already reported. */
   usageReported: number
+  /** Where metered points go. */
+  meter: ((usage: Usage) => Effect.Effect<void>) | undefined
   readonly done: Deferred.Deferred<AttemptOutcome>
 }
 
@@ -179,6 +185,7 @@ export class InMemoryExecutor {
           return new AttemptFailed({ failure: new InfraFailure({ reason: "session not found", evidence: id }) })
         }
         this.reattaches.push(id)
+        session.meter = request.onMeteredUsage
         emitted = request.transcriptRowsStored
       } else {
         session = {
@@ -188,12 +195,16 @@ export class InMemoryExecutor {
           status: "running",
           rows: [{ kind: "system", text: `session started on ${request.worker}`, at: now }],
           usageReported: 0,
+          meter: request.onMeteredUsage,
           done: Deferred.unsafeMake<AttemptOutcome>(FiberId.none)
         }
         this.sessions.set(id, session)
         this.executions.push(id)
         this.requests.push({ attemptId: id, worker: request.worker, run: request.run, review: request.review })
         yield* request.onSession(`memory:${id}`)
+        if (session.script.options?.metered === true && request.onMeteredUsage !== undefined) {
+          yield* request.onMeteredUsage({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 })
+        }
       }
       const started = session
       const flush = Effect.uninterruptible(Effect.suspend(() => {
@@ -233,6 +244,11 @@ export class InMemoryExecutor {
         const at = yield* Clock.currentTimeMillis
         if (points[session.usageReported] !== point) continue
         const { usage } = point
+        if (point.metered === true) {
+          session.usageReported++
+          if (session.meter !== undefined) yield* session.meter(usage)
+          continue
+        }
         const text = `tokens: ${usage.inputTokens} in (${usage.cachedInputTokens} cached), ${usage.outputTokens} out`
         session.rows.push({ kind: "usage", text, usage, at })
         session.usageReported++

@@ -106,5 +106,13 @@ export const ledgerRows = (file: string) => {
     read(file, (db) =>
       Number(db.prepare("SELECT count(*) AS n FROM usine_notifications WHERE event = ? AND delivered_at IS NOT NULL").all(event)[0]?.["n"])
     )
-  return { runs, attempts, agentHold, closedRun, delivered }
+  /** Tokens (input and output) each scope's daily figures hold, all days together: `global`, `loop:<name>`. */
+  const dailyTokens = () =>
+    read(file, (db) =>
+      new Map(
+        db.prepare("SELECT scope, name, sum(input_tokens + output_tokens) AS n FROM usine_usage_days GROUP BY scope, name").all()
+          .map((row) => [row["scope"] === "global" ? "global" : `${String(row["scope"])}:${String(row["name"])}`, Number(row["n"])] as const)
+      )
+    )
+  return { runs, attempts, agentHold, closedRun, delivered, dailyTokens }
 }

@@ -21,6 +21,10 @@ export interface Scenario {
   readonly script?: ModelScript
   /** This Loop's stall limit, where it is not the world's. */
   readonly stallMinutes?: number
+  /** The Loop's `budget`, as a YAML flow mapping (`{run_tokens: 1000}`). */
+  readonly budget?: string
+  /** Its issue is opened without its label: the test labels it (`label`) when it wants the Run. */
+  readonly deferred?: boolean
 }
 
 /** Pi's documented project settings, in the sample repository: one quick retry of its own instead of 3 + 2 per request. */
@@ -48,6 +52,8 @@ export const realAgentWorld = (options: {
   readonly scenarios: ReadonlyArray<Scenario>
   /** Every Loop's stall limit but where a scenario names its own. */
   readonly stallMinutes: number
+  /** The daemon's `budget`, as a YAML flow mapping. */
+  readonly budget?: string
 }) =>
   Effect.gen(function* () {
     const dir = yield* scopedDir
@@ -68,14 +74,20 @@ export const realAgentWorld = (options: {
       if (model !== undefined) models[scenario.name] = model
       yield* Effect.promise(() => gitHub.control.createLabel({ repo: REPOSITORY, name: scenario.name }))
       const issue = yield* Effect.promise(() =>
-        gitHub.control.createIssue({ repo: REPOSITORY, title: scenario.title, body: "See the title.", labels: [scenario.name] })
+        gitHub.control.createIssue({
+          repo: REPOSITORY,
+          title: scenario.title,
+          body: "See the title.",
+          labels: scenario.deferred === true ? [] : [scenario.name]
+        })
       )
       issues[scenario.name] = issue.number
       loops.push({
         name: scenario.name,
         agent: `${options.harness}-${scenario.name}`,
         baseUrl: model?.baseUrl ?? (yield* deadEndpoint),
-        stallMinutes: scenario.stallMinutes ?? options.stallMinutes
+        stallMinutes: scenario.stallMinutes ?? options.stallMinutes,
+        ...(scenario.budget === undefined ? {} : { budget: scenario.budget })
       })
     }
 
@@ -92,6 +104,7 @@ export const realAgentWorld = (options: {
         command: options.command,
         ...(options.agentEnv === undefined ? {} : { agentEnv: options.agentEnv }),
         keyVariable: "USINE_TEST_MODEL_KEY",
+        ...(options.budget === undefined ? {} : { budget: options.budget }),
         loops
       })
     )
@@ -106,6 +119,9 @@ export const realAgentWorld = (options: {
       usine,
       models,
       issues,
+      /** Labels a deferred scenario's issue: its Loop takes it up at the next poll. */
+      label: (name: string) =>
+        Effect.promise(() => gitHub.control.addLabels({ repo: REPOSITORY, number: issues[name] ?? 0, labels: [name] })).pipe(Effect.asVoid),
       ledger: ledgerRows(join(dir, "state", "ledger.db"))
     }
   })

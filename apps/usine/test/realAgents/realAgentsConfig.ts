@@ -6,6 +6,8 @@ export interface RealAgentLoop {
   readonly agent: string
   readonly baseUrl: string
   readonly stallMinutes: number
+  /** The Loop's `budget` as a YAML flow mapping; none when absent. */
+  readonly budget?: string
 }
 
 const list = (words: ReadonlyArray<string>) => `[${words.map((w) => JSON.stringify(w)).join(", ")}]`
@@ -23,13 +25,15 @@ export const realAgentsConfig = (options: {
   readonly command: ReadonlyArray<string>
   readonly agentEnv?: Readonly<Record<string, string>>
   readonly keyVariable: string
+  readonly budget?: string
   readonly loops: ReadonlyArray<RealAgentLoop>
 }) => `github:
   token: ${options.token}
   api_url: ${options.apiUrl}
 repositories: [${REPOSITORY}]
 poll_interval: 1s
-ledger: state/ledger.db
+ledger: state/ledger.db${options.budget === undefined ? "" : `
+budget: ${options.budget}`}
 board:
   listen: 127.0.0.1:${options.boardPort}
   token: ${BOARD_TOKEN}
@@ -53,5 +57,6 @@ loops:${options.loops.map((loop) => `
     approval: none
     retry_backoff: [1s]
     verify: ["node --test"]
-    stall_minutes: ${loop.stallMinutes}`).join("")}
+    stall_minutes: ${loop.stallMinutes}${loop.budget === undefined ? "" : `
+    budget: ${loop.budget}`}`).join("")}
 `

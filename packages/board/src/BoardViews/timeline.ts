@@ -3,7 +3,7 @@ import type { Attempt } from "@usine/core/attempt/Attempt"
 import type { AttemptOutcome } from "@usine/core/attempt/outcome"
 import type { Transition } from "@usine/core/run/Transition"
 import type { HoldKind } from "@usine/core/brakes/HoldKind"
-import { formatHeldFor, type RunNote } from "@usine/store/RunNote"
+import { formatHeldFor, type RunNote, usageDisagreedLine } from "@usine/store/RunNote"
 import { type EditView, editView } from "./editView"
 
 /** One line of a Run's history: who did what, when, and why. */
@@ -68,7 +68,8 @@ const noteEntry = (note: RunNote): TimelineEntry => {
       const edit = editView(before, after)
       const changed = [...(edit.task === undefined ? [] : ["task"]), ...edit.fields.map((f) => f.field)]
       return { ...base, what: `edited: ${changed.length === 0 ? "nothing changed" : changed.join(", ")}`, why: "", edit }
-    }
+    },
+    UsageDisagreed: (body) => ({ ...base, what: "usage figures disagree", why: usageDisagreedLine(body) })
   })
 }
 

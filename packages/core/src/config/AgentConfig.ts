@@ -70,8 +70,8 @@ const HttpUrl = Schema.String.pipe(
 /**
  * A model endpoint a CLI uses instead of its own provider (a local model server, the scripted model of the tests
  * and the demo): OpenAI-compatible for Codex and Pi, Anthropic's Messages API for Claude Code. The key stays in
- * the daemon's environment under `api_key_env`; the CLI is handed it at each Attempt in its environment, never in
- * a file.
+ * the daemon's environment under `api_key_env`; on a local Worker the Attempt's model proxy adds it and the CLI
+ * holds a placeholder (ADR 0086), elsewhere the CLI is handed it in its environment, never in a file.
  */
 export const ModelProviderConfig = Schema.Struct({
   baseUrl: Schema.propertySignature(HttpUrl).pipe(Schema.fromKey("base_url")),

@@ -7,39 +7,64 @@ import { BrakeStore } from "@usine/store/BrakeStore"
 import { RunStore } from "@usine/store/RunStore"
 import type { LoopPolicy } from "../LoopPolicies"
 import { crossedRunCap, runBaseline } from "./runCap"
-import { addUsage, zeroUsage } from "@usine/core/usage/usageFigures"
+import { clampUsage } from "@usine/core/usage/clampUsage"
+import { addUsage, tokensOf, zeroUsage } from "@usine/core/usage/usageFigures"
 
 /**
- * Accounts an Attempt's usage rows as they arrive and watches its Run's caps: `crossed` completes with the failure
- * once the Run's total (earlier Attempts plus this one's latest session total) goes past `run_tokens` or `run_cost_usd`.
+ * Accounts an Attempt's usage as it arrives and watches its Run's caps: `crossed` completes with the failure once the
+ * Run's total (earlier Attempts plus this one's) goes past `run_tokens` or `run_cost_usd`.
+ *
+ * Where the figures come from (ADR 0086): an Attempt with a model proxy is judged on what the proxy counted (`metered`,
+ * each answered request's usage added up, outside the sandbox); its stream's usage rows are then kept for display and
+ * for the disagreement note only. An Attempt without one (a CLI on its own login) is judged on its stream's session
+ * total, clamped non-negative and monotonic, so a forged line can only raise it.
  */
 export const makeUsageMeter = Effect.fn("Brakes.usageMeter")(function*(run: Run, attempt: Attempt, policy: LoopPolicy) {
   const brakes = yield* BrakeStore
   const store = yield* RunStore
   const crossed = yield* Deferred.make<ChildSessionBudgetFailure>()
   const capped = policy.budget?.runTokens !== undefined || policy.budget?.runCostUsd !== undefined
-  const usages = capped ? yield* brakes.runUsage(run.id) : []
+  const usages = yield* brakes.runUsage(run.id)
   const baseline = capped ? runBaseline(yield* store.attempts(run.id), usages, attempt.number) : zeroUsage
   const owner = { attemptId: attempt.id, runId: run.id, loop: run.loop, repository: run.repository, agent: run.agent }
+  const recorded = usages.find((u) => u.number === attempt.number)?.usage
 
   const check = (usage: Usage) =>
     Option.match(capped ? crossedRunCap(addUsage(baseline, usage), policy.budget) : Option.none(), {
       onNone: () => Effect.void,
       onSome: (failure) => Deferred.succeed(crossed, failure).pipe(Effect.asVoid)
     })
+  const account = (usage: Usage) => brakes.recordUsage(owner, usage).pipe(Effect.zipRight(check(usage)))
 
   // A reattach after a restart that came between the crossing and the stop.
-  const recorded = usages.find((u) => u.number === attempt.number)
-  if (recorded !== undefined) yield* check(recorded.usage)
+  if (recorded !== undefined) yield* check(recorded)
+
+  let stream: Usage | undefined
+  // Undefined until the Attempt's proxy starts; on a reattach it goes on from the total recorded before the restart.
+  let metered: Usage | undefined
 
   return {
     /** Completes when the Run crossed a cap. */
     crossed: Deferred.await(crossed),
-    /** Records the newest usage row of a batch of transcript rows; a session total replaces the earlier one. */
-    record: (entries: ReadonlyArray<TranscriptEntry>): Effect.Effect<void> => {
-      const usage = entries.findLast((entry) => entry.usage !== undefined)?.usage
-      if (usage === undefined) return Effect.void
-      return brakes.recordUsage(owner, usage).pipe(Effect.zipRight(check(usage)))
-    }
+    /** Takes the newest usage row of a batch of transcript rows (a session total, clamped); counts it without a proxy. */
+    record: (entries: ReadonlyArray<TranscriptEntry>): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        const usage = entries.findLast((entry) => entry.usage !== undefined)?.usage
+        if (usage === undefined) return Effect.void
+        stream = clampUsage(stream, usage)
+        return metered === undefined ? account(stream) : Effect.void
+      }),
+    /** Adds one answered request's usage as the model proxy counted it; the first call (zero) says the proxy started. */
+    metered: (usage: Usage): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        metered = addUsage(metered ?? recorded ?? zeroUsage, clampUsage(undefined, usage))
+        return account(metered)
+      }),
+    /** Notes on the Run when the stream's figure and the proxy's count differ at the Attempt's end. */
+    settle: Effect.suspend(() =>
+      metered === undefined || stream === undefined || tokensOf(stream) === tokensOf(metered)
+        ? Effect.void
+        : brakes.noteUsageDisagreed(run.id, { attempt: attempt.number, streamTokens: tokensOf(stream), meteredTokens: tokensOf(metered) })
+    )
   }
 })

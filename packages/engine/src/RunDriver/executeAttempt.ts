@@ -96,6 +96,7 @@ export const executeAttempt = Effect.fnUntraced(function*(
     policy: policy.attempt,
     onTranscript: (entries: Parameters<typeof store.appendTranscript>[1]) =>
       store.appendTranscript(attempt.id, entries).pipe(Effect.zipRight(meter.record(entries))),
+    onMeteredUsage: meter.metered,
     onSession: (session: string) =>
       store.recordSession(attempt.id, session).pipe(
         Effect.catchTag("AttemptNotOpen", (e) => Effect.logWarning("session reported for a closed attempt", e))
@@ -132,6 +133,7 @@ export const executeAttempt = Effect.fnUntraced(function*(
     })
   )
   const outcome = ended.outcome
+  yield* meter.settle
   const decision = yield* Effect.uninterruptible(
     finish(outcome).pipe(
       Effect.tap(() => afterAttempt(begin.run, attempt, outcome, policy)),

@@ -27,6 +27,8 @@ export interface WorkerHandle {
   readonly sessions: DurableSession.DurableSession
   /** How its agents and `verify` commands are confined now (ADR 0054): a reload may change it in place (ADR 0077). */
   readonly sandbox: () => WorkerSandbox
+  /** Whether the Worker is on the daemon's host, where an Attempt's model proxy can be reached (ADR 0086). */
+  readonly local?: boolean
 }
 
 /** What every Attempt of this executor shares. */
@@ -56,6 +58,8 @@ export interface AttemptContext {
   readonly worktree: string
   readonly journal: AttemptJournal
   readonly cursor: TranscriptCursor
+  /** The Attempt's model proxy (ADR 0086): the CLI's base URL when its Agent has a `provider` on a local Worker. */
+  readonly modelProxy?: { readonly baseUrl: string }
 }
 
 /** Turn N's own folder (stream, exit status, stdin, inbox, harness files), inside the Attempt's folder. */

@@ -49,7 +49,8 @@ export const AttemptLocator = {
               workspace,
               sessions: DurableSession.make(config.transport),
               // Asked at each use: a reload may change it without replacing the Worker.
-              sandbox: () => config.sandbox ?? "bubblewrap"
+              sandbox: () => config.sandbox ?? "bubblewrap",
+              local: config.local !== false
             }
             opened.set(config, handle)
             return handle

@@ -1,11 +1,14 @@
 import { Effect } from "effect"
-import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
+import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
+import { clampUsage } from "@usine/core/usage/clampUsage"
+import { harnessUsageLine } from "../harness/harnessUsageLine"
 import type { RedactorService } from "@usine/core/text/Redactor"
 
 /**
  * A position in an Attempt's transcript, which is a pure function of its journal and its turns' stream lines
  * (ADR 0023). Every process replays that sequence from its start; the rows the ledger already holds are
- * counted and dropped, the rest are redacted and delivered. `rewind` lets a retried replay pass again over
+ * counted and dropped, the rest are redacted and delivered. Usage rows are clamped on the way (`clampUsage`): what
+ * the CLI's stream says it spent never goes down and is never negative, whoever wrote the line. `rewind` lets a retried replay pass again over
  * rows this process already delivered without repeating them.
  */
 export interface TranscriptCursor {
@@ -25,9 +28,17 @@ export const makeTranscriptCursor = (options: {
 }): TranscriptCursor => {
   let position = 0
   let delivered = options.delivered
+  // The Attempt's stream usage so far: each usage row is clamped to it (ADR 0086), the same on every replay.
+  let usage: Usage | undefined
+  const clamped = (row: TranscriptEntry): TranscriptEntry => {
+    if (row.usage === undefined) return row
+    usage = clampUsage(usage, row.usage)
+    return { ...row, text: harnessUsageLine(usage), usage }
+  }
   return {
-    emit: (rows) =>
+    emit: (given) =>
       Effect.suspend(() => {
+        const rows = given.map(clamped)
         const start = position
         position += rows.length
         const fresh = rows.slice(Math.max(0, delivered - start))
@@ -38,6 +49,7 @@ export const makeTranscriptCursor = (options: {
     replaying: () => position < delivered,
     rewind: () => {
       position = 0
+      usage = undefined
     }
   }
 }

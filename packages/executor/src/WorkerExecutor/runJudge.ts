@@ -10,6 +10,8 @@ import type { TransportError } from "../WorkerTransport"
 import type { BeginEntry } from "./AttemptJournal"
 import { type AttemptContext, gitOfAttempt, turnSession } from "./AttemptContext"
 import { agentSandbox } from "./attemptSandbox"
+import { sessionModelProxy } from "./attemptModelProxy"
+import { PROXY_PLACEHOLDER_KEY } from "../ModelProxy"
 import { judgePrompt, type JudgeVerdict } from "./judgeVerdict"
 import { parseVerdict } from "./judgeVerdict"
 
@@ -52,60 +54,79 @@ export const runJudge = Effect.fn("WorkerExecutor.runJudge")(function* (
   }
   const harness = harnessFor(judge.agent.harness)
   const workdir = path.join(dir, "work")
-  const started = yield* turnSession(worker.transport, dir)
-  const record = Option.isSome(started) ? started.value : yield* Effect.gen(function* () {
-    const git = gitOfAttempt(ctx)
-    const work = yield* collectWork({ git, begin: input.begin, message: `judge round ${input.round}` })
-    const diff = work.commits.length === 0 ? "" : yield* git.diff(work.base, work.head)
-    const prompt = judgePrompt({
-      task: ctx.request.run.task,
-      diff: boundPatch(ctx.settings.redactor.redact(diff)).text,
-      verify: input.verify
-    })
-    yield* worker.transport.makeDirectory(workdir)
-    const provider = modelProviderOf(judge.agent, ctx.settings.daemonEnv)
-    const invocation = harness.invocation({
-      prompt,
-      model: judge.agent.model,
-      workdir,
-      attemptDir: dir,
-      command: judge.agent.command,
-      ...(provider === undefined ? {} : { modelProvider: provider })
-    })
-    const { env } = agentEnvironment({
-      daemonEnv: ctx.settings.daemonEnv,
-      config: { grant: judge.agent.env.inherit, set: judge.agent.env.values },
-      harness: invocation.env
-    })
-    const session = yield* worker.sessions.start({
-      attemptDir: dir,
-      workdir,
-      argv: invocation.argv,
-      env,
-      stdin: invocation.stdin,
-      files: invocation.files,
-      sandbox: agentSandbox({ ...ctx, worktree: workdir, agent: judge.agent, harness }, env, provider?.baseUrl)
-    })
-    return session.record
-  }).pipe(
-    Effect.catchTags({
-      GitCommandFailed: (error) => Effect.fail(new InfraFailure({ reason: "the judge's diff could not be computed", evidence: error.message })),
-      AgentWorkUnreadable: (error) => Effect.fail(new InfraFailure({ reason: `the judge's diff: ${error.reason}`, evidence: "" })),
-      SessionNotStarted: (error) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name} could not start`, evidence: error.message }))
-    }),
-    Effect.catchAllDefect((defect) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name} could not start`, evidence: String(defect) })))
-  )
   const parser = harness.parser()
-  const lines = yield* worker.sessions.follow(record, { pollInterval: ctx.settings.pollInterval }).pipe(
-    Stream.runCollect,
-    Effect.map(Chunk.toReadonlyArray),
-    Effect.catchTags({
-      SessionStalled: (error) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name} stalled`, evidence: error.message })),
-      SessionRanAway: (error) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name} ran away`, evidence: error.message })),
-      SessionVanished: (error) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name}'s session was lost`, evidence: error.message }))
-    })
-  )
-  yield* worker.sessions.stop(record, { graceMs: ctx.settings.stopGraceMs }).pipe(Effect.ignore)
+  // The judge's own model proxy (ADR 0086): its key stays in the daemon; its usage counts toward the Run only when the
+  // Attempt's own is metered.
+  const lines = yield* Effect.scoped(Effect.gen(function* () {
+    const proxy = yield* sessionModelProxy({
+      settings: ctx.settings,
+      worker,
+      agent: judge.agent,
+      dir,
+      onMetered: ctx.modelProxy === undefined ? undefined : ctx.request.onMeteredUsage
+    }).pipe(
+      Effect.catchTag("ModelProxyNotStarted", (error) =>
+        Effect.fail(new InfraFailure({ reason: `the judge ${judge.name}'s model proxy could not start`, evidence: error.message })))
+    )
+    const started = yield* turnSession(worker.transport, dir)
+    const record = Option.isSome(started) ? started.value : yield* Effect.gen(function* () {
+      const git = gitOfAttempt(ctx)
+      const work = yield* collectWork({ git, begin: input.begin, message: `judge round ${input.round}` })
+      const diff = work.commits.length === 0 ? "" : yield* git.diff(work.base, work.head)
+      const prompt = judgePrompt({
+        task: ctx.request.run.task,
+        diff: boundPatch(ctx.settings.redactor.redact(diff)).text,
+        verify: input.verify
+      })
+      yield* worker.transport.makeDirectory(workdir)
+      const configured = modelProviderOf(judge.agent, ctx.settings.daemonEnv)
+      const provider = configured === undefined || proxy === undefined
+        ? configured
+        : { baseUrl: proxy.baseUrl, model: configured.model, apiKey: PROXY_PLACEHOLDER_KEY }
+      const invocation = harness.invocation({
+        prompt,
+        model: judge.agent.model,
+        workdir,
+        attemptDir: dir,
+        command: judge.agent.command,
+        ...(provider === undefined ? {} : { modelProvider: provider })
+      })
+      const { env } = agentEnvironment({
+        daemonEnv: ctx.settings.daemonEnv,
+        config: { grant: judge.agent.env.inherit, set: judge.agent.env.values },
+        harness: invocation.env
+      })
+      const session = yield* worker.sessions.start({
+        attemptDir: dir,
+        workdir,
+        argv: invocation.argv,
+        env,
+        stdin: invocation.stdin,
+        files: invocation.files,
+        sandbox: agentSandbox({ ...ctx, worktree: workdir, agent: judge.agent, harness }, env, provider?.baseUrl)
+      })
+      return session.record
+    }).pipe(
+      Effect.catchTags({
+        GitCommandFailed: (error) => Effect.fail(new InfraFailure({ reason: "the judge's diff could not be computed", evidence: error.message })),
+        AgentWorkUnreadable: (error) => Effect.fail(new InfraFailure({ reason: `the judge's diff: ${error.reason}`, evidence: "" })),
+        SessionNotStarted: (error) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name} could not start`, evidence: error.message }))
+      }),
+      Effect.catchAllDefect((defect) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name} could not start`, evidence: String(defect) })))
+    )
+    const followed = yield* worker.sessions.follow(record, { pollInterval: ctx.settings.pollInterval }).pipe(
+      Stream.runCollect,
+      Effect.map(Chunk.toReadonlyArray),
+      Effect.catchTags({
+        SessionStalled: (error) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name} stalled`, evidence: error.message })),
+        SessionRanAway: (error) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name} ran away`, evidence: error.message })),
+        SessionVanished: (error) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name}'s session was lost`, evidence: error.message }))
+      })
+    )
+    yield* worker.sessions.stop(record, { graceMs: ctx.settings.stopGraceMs }).pipe(Effect.ignore)
+    if (proxy !== undefined) yield* proxy.flush
+    return followed
+  }))
   const at = yield* Clock.currentTimeMillis
   const said = lines
     .flatMap((line) => parser.line(line, at))

@@ -3,6 +3,7 @@ import * as path from "node:path/posix"
 import { type AttemptFailure, DefectFailure, InfraFailure, RunawayFailure } from "@usine/core/attempt/failure"
 import { modelProviderOf } from "@usine/core/config/AgentConfig"
 import { agentEnvironment } from "../AgentEnvironment"
+import { PROXY_PLACEHOLDER_KEY } from "../ModelProxy"
 import { encodeHandle, type SessionRecord } from "../DurableSession/SessionRecord"
 import { channelOf, type StreamParser } from "../harness/Harness"
 import { inboxPath } from "../Intervention"
@@ -42,6 +43,10 @@ const streamFailureOf = (ctx: AttemptContext, end: TurnEndEntry, parser: StreamP
 const startTurn = (ctx: AttemptContext, turn: TurnEntry, dir: string) =>
   Effect.gen(function* () {
     const provider = modelProviderOf(ctx.agent, ctx.settings.daemonEnv)
+    // Through the Attempt's model proxy the CLI holds a placeholder, never the provider's key (ADR 0086).
+    const endpoint = provider === undefined || ctx.modelProxy === undefined
+      ? provider
+      : { baseUrl: ctx.modelProxy.baseUrl, model: provider.model, apiKey: PROXY_PLACEHOLDER_KEY }
     const invocation = yield* Effect.try({
       try: () =>
         ctx.harness.invocation({
@@ -50,7 +55,7 @@ const startTurn = (ctx: AttemptContext, turn: TurnEntry, dir: string) =>
           workdir: ctx.worktree,
           attemptDir: dir,
           command: ctx.agent.command,
-          ...(provider === undefined ? {} : { modelProvider: provider })
+          ...(endpoint === undefined ? {} : { modelProvider: endpoint })
         }),
       catch: (error) => new DefectFailure({ reason: `the ${ctx.harness.name} harness cannot start`, evidence: String(error) })
     })
@@ -68,7 +73,7 @@ const startTurn = (ctx: AttemptContext, turn: TurnEntry, dir: string) =>
         stdin: invocation.stdin,
         feedInbox: channelOf(ctx.harness)._tag === "Stdin",
         files: { ...invocation.files, [HARNESS_FILE]: ctx.harness.name },
-        sandbox: agentSandbox(ctx, env, provider?.baseUrl)
+        sandbox: agentSandbox(ctx, env, endpoint?.baseUrl)
       })
       .pipe(
         Effect.catchTag("SessionNotStarted", (error) =>

@@ -5,6 +5,7 @@ import { budgetDayOf } from "@usine/core/config/BudgetConfig"
 import { AttemptId } from "@usine/core/ids/AttemptId"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { Usage } from "@usine/core/transcript/TranscriptRow"
+import { makeNoteQueries } from "../RunNote/noteQueries"
 import type { CapRaise, DayUsage, UsageOwner, UsageScope } from "../BrakeStore"
 
 const UsageColumns = {
@@ -33,6 +34,7 @@ const isZero = (u: Usage) => u.inputTokens === 0 && u.outputTokens === 0 && u.ca
 
 /** Usage per Attempt and per UTC day, and daily cap raises; SQL failures are defects. */
 export const makeUsageQueries = (sql: SqlClient.SqlClient) => {
+  const notes = makeNoteQueries(sql)
   const attemptTotal = SqlSchema.findAll({
     Request: Schema.String,
     Result: Schema.Struct(UsageColumns),
@@ -95,6 +97,14 @@ export const makeUsageQueries = (sql: SqlClient.SqlClient) => {
         yield* addToDay(day, "loop", owner.loop, delta)
         yield* addToDay(day, "repository", owner.repository.toLowerCase(), delta)
       })).pipe(Effect.orDie)
+    }),
+
+    noteUsageDisagreed: Effect.fn("BrakeStore.noteUsageDisagreed")(function* (
+      runId: RunId,
+      figures: { readonly attempt: number; readonly streamTokens: number; readonly meteredTokens: number }
+    ) {
+      const now = yield* Clock.currentTimeMillis
+      yield* notes.append(runId, "engine", { _tag: "UsageDisagreed", ...figures }, now)
     }),
 
     runUsage: Effect.fn("BrakeStore.runUsage")(function* (runId: RunId) {
