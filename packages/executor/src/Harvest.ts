@@ -15,6 +15,7 @@ import { closingLine } from "./Harvest/closingLine"
 import { verificationSection } from "./Harvest/verificationSection"
 import type { BeginEntry, VerifyEntry } from "./WorkerExecutor/AttemptJournal"
 import type { PullRequestCallFailed, PullRequests } from "@usine/github/PullRequests"
+import { defaultOutputCaps } from "@usine/core/config/OutputConfig"
 import type { RedactorService } from "@usine/core/text/Redactor"
 import type { PushLedger } from "@usine/core/attempt/PushRecord"
 
@@ -23,7 +24,7 @@ export interface HarvestInput {
   readonly pullRequests: PullRequests["Type"]
   readonly redactor: RedactorService
   readonly begin: BeginEntry
-  readonly policy: Pick<AttemptPolicy, "forbiddenPaths" | "maxChangedFiles" | "kind" | "verify" | "pullRequest">
+  readonly policy: Pick<AttemptPolicy, "forbiddenPaths" | "maxChangedFiles" | "kind" | "verify" | "pullRequest" | "output">
   readonly run: { readonly id: string; readonly loop: string; readonly repository: string; readonly number?: number | undefined }
   readonly attemptNumber: number
   /** The Attempt's verification rounds, oldest first: the pull request's evidence. */
@@ -62,8 +63,8 @@ export const collectWork = Effect.fn("Harvest.collect")(function* (input: {
 })
 
 /** What the guards read of a change: its diff with every file as text, and the links and submodules it adds. */
-export const changeOf = Effect.fn("Harvest.changeOf")(function* (git: AttemptGit, base: string, head: string) {
-  const diff = yield* git.diff(base, head)
+export const changeOf = Effect.fn("Harvest.changeOf")(function* (git: AttemptGit, base: string, head: string, maxDiffBytes?: number) {
+  const diff = yield* git.diff(base, head, maxDiffBytes)
   const links: Array<LinkEntry> = []
   for (const change of yield* git.rawChanges(base, head)) {
     if (change.newMode === GITLINK_MODE) links.push({ kind: "gitlink", path: change.path })
@@ -105,9 +106,16 @@ export const collectChange = Effect.fn("Harvest.collectChange")(function* (
     if (input.policy.kind === "schedule") return { commits: [], nothing: { commits: [], summary: "the agent made no change; nothing to push" } }
     return yield* new AgentFailure({ reason: "the agent made no change", evidence: `no commit on top of ${base.slice(0, 8)}` })
   }
-  const change = yield* changeOf(git, base, head).pipe(
-    Effect.catchTag("GitCommandFailed", (error) =>
-      Effect.fail(new InfraFailure({ reason: "computing the diff failed", evidence: redactor.redact(error.message) }))
+  const maxDiffBytes = input.policy.output?.diffBytes ?? defaultOutputCaps.diffBytes
+  const change = yield* changeOf(git, base, head, maxDiffBytes).pipe(
+    Effect.catchTag("GitCommandFailed", (error): Effect.Effect<never, AgentFailure | InfraFailure> =>
+      // The change itself is too large to read: the agent's doing, not worth another Attempt as it stands (ADR 0085).
+      (error.outputDropped ?? 0) > 0
+        ? Effect.fail(new AgentFailure({
+          reason: `the change is too large: its diff is over ${maxDiffBytes} bytes (output.diff_bytes)`,
+          evidence: "nothing was pushed"
+        }))
+        : Effect.fail(new InfraFailure({ reason: "computing the diff failed", evidence: redactor.redact(error.message) }))
     )
   )
   const guards = runGuards(change, input.policy, redactor)

@@ -132,6 +132,7 @@ export const runTurn = Effect.fn("WorkerExecutor.runTurn")(function* (
   const follow = worker.sessions.follow(record, {
     pollInterval: ctx.settings.pollInterval,
     isStallLine: ctx.harness.isStallLine,
+    ...(ctx.request.policy.output === undefined ? {} : { maxLineBytes: ctx.request.policy.output.lineBytes }),
     ...(Option.isNone(ended) && stallMinutes !== undefined ? { stallMs: stallMinutes * 60_000 } : {}),
     ...(Option.isNone(ended) && maxMinutes !== undefined ? { maxAttemptMs: Math.max(1, maxMinutes * 60_000 - elapsedAtStart) } : {})
   })
