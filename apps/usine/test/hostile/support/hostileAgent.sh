@@ -122,6 +122,18 @@ case $attack in
   pr-head)
     echo "observed $(sed -n '1s/.* observed \([0-9a-f]*\).*$/\1/p' "$USINE_PROMPT_FILE"), started at $(git rev-parse HEAD)"
     edit CHANGES.md ;;
+  flood-verify)
+    # The repository's own check prints $FLOOD_BYTES and fails: what `verify` runs is the agent's to write.
+    printf 'head -c %s /dev/zero | tr "\\0" v\nexit 1\n' "$FLOOD_BYTES" >verify.sh
+    edit CHANGES.md ;;
+  flood-lines)
+    # $FLOOD_BYTES of stdout in lines of a thousand bytes, then its work.
+    yes "$(head -c 999 /dev/zero | tr '\0' l)" | head -c "$FLOOD_BYTES"
+    edit CHANGES.md ;;
+  flood-line)
+    # $FLOOD_BYTES of stdout on one line: no newline until the end.
+    head -c "$FLOOD_BYTES" /dev/zero | tr '\0' n; echo
+    edit CHANGES.md ;;
   clean)
     edit CHANGES.md ;;
   *)
