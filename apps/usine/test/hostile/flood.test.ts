@@ -4,7 +4,7 @@ import { Context, Effect, Fiber, Layer, Schedule } from "effect"
 import type { RunView } from "@usine/board/BoardViews/runView"
 import { attack, filesUnder, type HostileDaemon, hostileDaemon, runOf, settledRuns } from "./support/HostileDaemon"
 import { drainsClean } from "./support/finalProofs"
-import { describeRun, neutralised, refused } from "./support/proofs"
+import { describeRun, neutralised } from "./support/proofs"
 
 /**
  * Issue 31: an agent that prints without end, through `usine up` with the sandbox on. Its `verify` script prints
@@ -82,10 +82,15 @@ layer(flooded, { timeout: "420 seconds", excludeTestServices: true })("hostile a
 
   it.effect("flood-verify: the Run fails on its verification, its evidence the output's tail and the count of what was dropped", () =>
     Effect.gen(function* () {
-      const { daemon, runs } = yield* Flooded
+      const { runs } = yield* Flooded
       const view = runOf(runs, "flood-verify")
-      assert.deepStrictEqual(refused(daemon, view, /verification still fails[\s\S]*…\[\d+ bytes dropped\]\nv{1000}/), [])
-      const evidence = view.attempts.at(-1)?.failure?.evidence ?? ""
+      // Failed work is salvaged to a branch of its own as any failed verification is; no pull request.
+      assert.strictEqual(view.run.state, "Failed", describeRun(view))
+      assert.isUndefined(view.result?.pullRequestUrl)
+      const failure = view.attempts.at(-1)?.failure
+      assert.match(`${failure?.tag}: ${failure?.reason}`, /AgentFailure: verification still fails/, describeRun(view))
+      const evidence = failure?.evidence ?? ""
+      assert.match(evidence, /…\[\d+ bytes dropped\]\nv{1000}/)
       const dropped = Number(/…\[(\d+) bytes dropped\]/.exec(evidence)?.[1])
       assert.strictEqual(dropped, FLOOD_BYTES - VERIFY_BYTES, describeRun(view))
       assert.isBelow(evidence.length, VERIFY_BYTES + 4096, "only the tail `output.verify_bytes` keeps is evidence")
