@@ -113,7 +113,7 @@ export const collectChange = Effect.fn("Harvest.collectChange")(function* (
       (error.outputDropped ?? 0) > 0
         ? Effect.fail(new AgentFailure({
           reason: `the change is too large: its diff is over ${maxDiffBytes} bytes (output.diff_bytes)`,
-          evidence: "nothing was pushed"
+          evidence: `git diff printed ${error.outputDropped} bytes past the cap; the change was not read whole, and no pull request was opened`
         }))
         : Effect.fail(new InfraFailure({ reason: "computing the diff failed", evidence: redactor.redact(error.message) }))
     )

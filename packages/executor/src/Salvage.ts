@@ -51,7 +51,15 @@ export const salvage = Effect.fn("Salvage.salvage")(function* (input: SalvageInp
   if ("refused" in collected) return Salvaged.Refused({ evidence: collected.refused })
   const { work } = collected
   if (work.commits.length === 0) return Salvaged.Nothing()
-  const change = yield* changeOf(git, work.base, work.head)
+  // A diff too large to read whole cannot be guarded, so it goes nowhere (ADR 0085).
+  const read = yield* changeOf(git, work.base, work.head).pipe(
+    Effect.map((change) => ({ change })),
+    Effect.catchTag("GitCommandFailed", (error) =>
+      (error.outputDropped ?? 0) > 0 ? Effect.succeed({ tooLarge: error.outputDropped ?? 0 }) : Effect.fail(error)
+    )
+  )
+  if ("tooLarge" in read) return Salvaged.Refused({ evidence: `the change's diff is too large to read (${read.tooLarge} bytes over)` })
+  const { change } = read
   const guards = runGuards(change, { forbiddenPaths: input.begin.forbiddenPaths, maxChangedFiles: undefined }, input.redactor)
   if (!guards.ok) {
     return Salvaged.Refused({ evidence: guards.violations.map((v) => `${v.guard}: ${v.path ?? ""} ${v.detail}`).join("\n") })
