@@ -8,7 +8,7 @@ import { describeRun, neutralised } from "./support/proofs"
 
 /**
  * Issue 31: an agent that prints without end, through `usine up` with the sandbox on. Its `verify` script prints
- * 500 MB, its stdout carries 500 MB in lines and 500 MB on one line, all three at once; meanwhile the daemon's
+ * 500 MB, its stdout carries 500 MB in lines and 500 MB on one line, its stderr 500 MB, all at once; the daemon's
  * resident memory is read from /proc. Each Run ends with its reason on the Board, and a clean Item after them
  * still opens its pull request (ADR 0085).
  */
@@ -29,7 +29,7 @@ const LOOPS = `
     output: {verify_bytes: 32KiB}
     retry_backoff: [1s]`
 
-const FLOODS = ["flood-verify", "flood-lines", "flood-line"] as const
+const FLOODS = ["flood-verify", "flood-lines", "flood-line", "flood-stderr"] as const
 
 /** One figure of `/proc/<pid>/status` in KiB. */
 const statusKib = (pid: number, field: "VmRSS" | "VmHWM") =>
@@ -44,7 +44,7 @@ class Flooded extends Context.Tag("test/hostile/Flooded")<Flooded, {
 const flooded = Layer.scoped(
   Flooded,
   Effect.gen(function* () {
-    const daemon = yield* hostileDaemon({ loops: LOOPS, slots: 3, agentEnv: { FLOOD_BYTES: String(FLOOD_BYTES) } })
+    const daemon = yield* hostileDaemon({ loops: LOOPS, slots: 4, agentEnv: { FLOOD_BYTES: String(FLOOD_BYTES) } })
     // Runs before the daemon's own finalizers: the floods' files are not read again for the token scan.
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
@@ -67,13 +67,13 @@ const flooded = Layer.scoped(
     yield* Fiber.interrupt(sampler)
     const [clean] = yield* settledRuns(daemon, [yield* attack(daemon, "clean")])
     const memory = { beforeKib, peakRssKib, hwmKib, seconds }
-    console.log(`flood figures (${FLOOD_BYTES} bytes each, three at once): ${JSON.stringify(memory)}`)
+    console.log(`flood figures (${FLOOD_BYTES} bytes each, ${FLOODS.length} at once): ${JSON.stringify(memory)}`)
     return { daemon, memory, runs: new Map([...FLOODS.map((name, i) => [name, views[i]] as const), ["clean", clean]]) }
   })
 )
 
 layer(flooded, { timeout: "420 seconds", excludeTestServices: true })("hostile agent: output floods, through usine up", (it) => {
-  it.effect("the daemon's peak resident memory stays bounded while 1.5 GB of agent output goes by", () =>
+  it.effect("the daemon's peak resident memory stays bounded while 2 GB of agent output goes by", () =>
     Effect.gen(function* () {
       const { memory } = yield* Flooded
       assert.isBelow(memory.hwmKib, PEAK_LIMIT_KIB, JSON.stringify(memory))
@@ -116,6 +116,17 @@ layer(flooded, { timeout: "420 seconds", excludeTestServices: true })("hostile a
       const line = view.transcript.lines.find((l) => l.text.startsWith("nnnnnnnn"))
       assert.match(line?.text ?? "", /^n{1000}[\s\S]*truncated/, describeRun(view))
       assert.isTrue(view.transcript.lines.some((l) => l.text.includes("hostile agent: attack flood-line done")), "the lines after the cut one are read")
+    }))
+
+  it.effect("flood-stderr: the Run fails on the agent's exit, its evidence the last lines of stderr, no more", () =>
+    Effect.gen(function* () {
+      const { runs } = yield* Flooded
+      const view = runOf(runs, "flood-stderr")
+      assert.strictEqual(view.run.state, "Failed", describeRun(view))
+      const failure = view.attempts.at(-1)?.failure
+      assert.match(`${failure?.tag}: ${failure?.reason}`, /AgentFailure: the agent's CLI exited with code 1/, describeRun(view))
+      assert.match(failure?.evidence ?? "", /stderr:\n(e{99}\n){19}e{99}$/, describeRun(view))
+      assert.isBelow((failure?.evidence ?? "").length, 8192)
     }))
 
   it.effect("after the floods a clean Item still opens its pull request", () =>

@@ -130,6 +130,10 @@ case $attack in
     # $FLOOD_BYTES of stdout in lines of a thousand bytes, then its work.
     yes "$(head -c 999 /dev/zero | tr '\0' l)" | head -c "$FLOOD_BYTES"
     edit CHANGES.md ;;
+  flood-stderr)
+    # $FLOOD_BYTES on stderr, then it fails: the daemon reads the end of stderr as evidence.
+    yes "$(head -c 99 /dev/zero | tr '\0' e)" | head -c "$FLOOD_BYTES" >&2
+    echo "hostile agent: attack flood-stderr done"; exit 1 ;;
   flood-line)
     # $FLOOD_BYTES of stdout on one line: no newline until the end.
     head -c "$FLOOD_BYTES" /dev/zero | tr '\0' n; echo
