@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option, Schema } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
+import type { OutputCaps } from "@usine/core/config/OutputConfig"
 import type { AttemptOutcome, HeldWork, StepResult } from "@usine/core/attempt/outcome"
 import type { PushLedger } from "@usine/core/attempt/PushRecord"
 import type { HeldPatch } from "@usine/core/attempt/Review"
@@ -30,6 +31,8 @@ export interface AttemptPolicy {
   readonly pullRequestGate?: boolean
   /** The Agent that judges each verified round (ADR 0063); none when absent. */
   readonly judge?: string | undefined
+  /** How much of what the agent and its commands print is kept (ADR 0085); `defaultOutputCaps` when absent. */
+  readonly output?: OutputCaps
 }
 
 export interface AttemptRequest {

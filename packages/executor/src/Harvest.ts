@@ -16,6 +16,7 @@ import { fencedSubjects, inertTitle } from "./Harvest/inertText"
 import { verificationSection } from "./Harvest/verificationSection"
 import type { BeginEntry, VerifyEntry } from "./WorkerExecutor/AttemptJournal"
 import type { PullRequestCallFailed, PullRequests } from "@usine/github/PullRequests"
+import { defaultOutputCaps } from "@usine/core/config/OutputConfig"
 import type { RedactorService } from "@usine/core/text/Redactor"
 import type { PushLedger } from "@usine/core/attempt/PushRecord"
 
@@ -24,7 +25,7 @@ export interface HarvestInput {
   readonly pullRequests: PullRequests["Type"]
   readonly redactor: RedactorService
   readonly begin: BeginEntry
-  readonly policy: Pick<AttemptPolicy, "forbiddenPaths" | "maxChangedFiles" | "kind" | "verify" | "pullRequest">
+  readonly policy: Pick<AttemptPolicy, "forbiddenPaths" | "maxChangedFiles" | "kind" | "verify" | "pullRequest" | "output">
   readonly run: { readonly id: string; readonly loop: string; readonly repository: string; readonly number?: number | undefined }
   readonly attemptNumber: number
   /** The Attempt's verification rounds, oldest first: the pull request's evidence. */
@@ -64,10 +65,10 @@ export const collectWork = Effect.fn("Harvest.collect")(function* (input: {
 
 /**
  * What the guards read of a change: its diff with every file as text, the links and submodules it adds, and every
- * path it adds or alters.
+ * path it adds or alters. A diff past `maxDiffBytes` is not read whole (ADR 0085).
  */
-export const changeOf = Effect.fn("Harvest.changeOf")(function* (git: AttemptGit, base: string, head: string) {
-  const diff = yield* git.diff(base, head)
+export const changeOf = Effect.fn("Harvest.changeOf")(function* (git: AttemptGit, base: string, head: string, maxDiffBytes?: number) {
+  const diff = yield* git.diff(base, head, maxDiffBytes)
   const links: Array<LinkEntry> = []
   const paths: Array<string> = []
   for (const change of yield* git.rawChanges(base, head)) {
@@ -133,7 +134,18 @@ export const collectChange = Effect.fn("Harvest.collectChange")(function* (
   const subjects = (yield* git.log(["--reverse", "--format=%h %s", `${base}..${head}`]).pipe(Effect.orElseSucceed(() => "")))
     .split("\n")
     .filter((line) => line.trim() !== "")
-  const change = yield* changeOf(git, base, built).pipe(Effect.catchTag("GitCommandFailed", gitFailed("computing the diff failed")))
+  const maxDiffBytes = input.policy.output?.diffBytes ?? defaultOutputCaps.diffBytes
+  const change = yield* changeOf(git, base, built, maxDiffBytes).pipe(
+    Effect.catchTag("GitCommandFailed", (error): Effect.Effect<never, AgentFailure | InfraFailure> =>
+      // The change itself is too large to read: the agent's doing, not worth another Attempt as it stands (ADR 0085).
+      (error.outputDropped ?? 0) > 0
+        ? Effect.fail(new AgentFailure({
+          reason: `the change is too large: its diff is over ${maxDiffBytes} bytes (output.diff_bytes)`,
+          evidence: `git diff printed ${error.outputDropped} bytes past the cap; the change was not read whole, and no pull request was opened`
+        }))
+        : Effect.fail(new InfraFailure({ reason: "computing the diff failed", evidence: redactor.redact(error.message) }))
+    )
+  )
   const author = `${git.identity.name} <${git.identity.email}>`
   const guards = runGuards({
     ...change,

@@ -24,7 +24,12 @@ export const make = (host: string = hostname()): WorkerTransportShape => {
 
   const exec: WorkerTransportShape["exec"] = Effect.fn("LocalTransport.exec")(function* (command) {
     const result = yield* runProcess(host, { ...command, env: childEnvironment(command.env) })
-    return { exitCode: result.exitCode, stdout: Buffer.from(result.stdout).toString("utf8"), stderr: result.stderr }
+    return {
+      exitCode: result.exitCode,
+      stdout: Buffer.from(result.stdout).toString("utf8"),
+      stderr: result.stderr,
+      outputDropped: result.outputDropped
+    }
   })
 
   const processInfo = (pid: number) =>

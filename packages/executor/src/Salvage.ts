@@ -57,7 +57,15 @@ export const salvage = Effect.fn("Salvage.salvage")(function* (input: SalvageInp
   if (tree === (yield* git.treeOf(work.base))) return Salvaged.Nothing()
   const message = `${SALVAGE_SUBJECT}${input.runId}, Attempt ${input.attemptNumber}`
   const built = yield* git.buildCommit({ tree, parent: work.base, message, at: yield* Clock.currentTimeMillis })
-  const change = yield* changeOf(git, work.base, built)
+  // A diff too large to read whole cannot be guarded, so it goes nowhere (ADR 0085).
+  const read = yield* changeOf(git, work.base, built).pipe(
+    Effect.map((change) => ({ change })),
+    Effect.catchTag("GitCommandFailed", (error) =>
+      (error.outputDropped ?? 0) > 0 ? Effect.succeed({ tooLarge: error.outputDropped ?? 0 }) : Effect.fail(error)
+    )
+  )
+  if ("tooLarge" in read) return Salvaged.Refused({ evidence: `the change's diff is too large to read (${read.tooLarge} bytes over)` })
+  const { change } = read
   const guards = runGuards({
     ...change,
     leaving: [{ what: "the commit message", text: message }, { what: "the commit's author", text: `${git.identity.name} <${git.identity.email}>` }]

@@ -16,7 +16,11 @@ export type ShellResult = ProcessResult
 /** Runs one POSIX `sh` script on a host, the script fed on stdin (`sh -s`) so nothing of it shows in `ps`. */
 export interface ShellRunner {
   readonly host: string
-  readonly run: (script: string, options?: { readonly timeoutMs?: number }) => Effect.Effect<ShellResult, TransportError>
+  /** Keeps the last `maxOutputBytes` of each output (`EXEC_OUTPUT_BYTES` when absent), counting the rest. */
+  readonly run: (
+    script: string,
+    options?: { readonly timeoutMs?: number; readonly maxOutputBytes?: number }
+  ) => Effect.Effect<ShellResult, TransportError>
   /** The local argv that runs a shell command line on the host for as long as it lasts, stdin and stdout connected. */
   readonly argvFor: (commandLine: string) => ReadonlyArray<string>
   /** The local command's exit status that means the host was not reached (ssh's 255). */
@@ -44,11 +48,20 @@ export const make = (runner: ShellRunner): WorkerTransportShape => {
     new HostOperationFailed({ host, operation, detail: result.stderr.trim() || `exit ${result.exitCode}` })
 
   /** Runs a script wrapped so no command can read the rest of the script from stdin. */
-  const script = (body: string, timeoutMs?: number) =>
-    runner.run(`{\n${body}\n} </dev/null\n`, timeoutMs === undefined ? {} : { timeoutMs })
+  const script = (body: string, timeoutMs?: number, maxOutputBytes?: number) =>
+    runner.run(`{\n${body}\n} </dev/null\n`, {
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(maxOutputBytes === undefined ? {} : { maxOutputBytes })
+    })
 
+  // A file operation's output is whole or it failed: a cut one would pass for the file's content.
   const checked = (operation: string, body: string, ok: ReadonlyArray<number> = [0]) =>
     script(body).pipe(
+      Effect.filterOrFail(
+        (result) => result.outputDropped === 0,
+        (result) =>
+          new HostOperationFailed({ host, operation, detail: `output larger than kept: ${result.outputDropped} bytes dropped` })
+      ),
       Effect.filterOrFail(
         (result) => ok.includes(result.exitCode),
         (result) => failed(operation, result)
@@ -70,12 +83,16 @@ export const make = (runner: ShellRunner): WorkerTransportShape => {
         command.stdin === undefined
           ? `${exports.join("")}${cd}${run} </dev/null`
           : `${exports.join("")}${cd}base64 -d <<'USINE_BASE64' | ${run}\n${base64Lines(command.stdin)}`
-      const result = yield* script(full, command.timeoutMs === undefined ? undefined : command.timeoutMs + 10_000)
+      const result = yield* script(
+        full,
+        command.timeoutMs === undefined ? undefined : command.timeoutMs + 10_000,
+        command.maxOutputBytes
+      )
       if (result.exitCode === NO_DIRECTORY) return yield* failed(`cd ${command.cwd}`, result)
       if (seconds !== undefined && result.exitCode === 124) {
         return yield* new HostCommandTimedOut({ host, command: command.argv[0] ?? "", timeoutMs: command.timeoutMs ?? 0 })
       }
-      return { exitCode: result.exitCode, stdout: text(result.stdout), stderr: result.stderr }
+      return { exitCode: result.exitCode, stdout: text(result.stdout), stderr: result.stderr, outputDropped: result.outputDropped }
     })
 
   const spawnDetached: WorkerTransportShape["spawnDetached"] = (command) =>

@@ -54,7 +54,12 @@ export const make = (worker: SshWorker): Effect.Effect<WorkerTransportShape, Hos
     return ShellTransport.make({
       host,
       run: (script, options) =>
-        runProcess(host, { argv: ["ssh", ...base, host, "sh -s"], stdin: script, timeoutMs: options?.timeoutMs }).pipe(
+        runProcess(host, {
+          argv: ["ssh", ...base, host, "sh -s"],
+          stdin: script,
+          timeoutMs: options?.timeoutMs,
+          maxOutputBytes: options?.maxOutputBytes
+        }).pipe(
           Effect.flatMap((result) =>
             result.exitCode === SSH_FAILED
               ? Effect.fail(new WorkerUnreachable({ host, detail: result.stderr.trim() || "ssh exited with 255" }))

@@ -1,12 +1,13 @@
 import { Clock, Effect } from "effect"
 import { BASE_VARIABLES } from "./AgentEnvironment"
 import { VerifyEntry, type VerifyResult } from "./WorkerExecutor/AttemptJournal"
+import { defaultOutputCaps } from "@usine/core/config/OutputConfig"
 import type { RedactorService } from "@usine/core/text/Redactor"
 import { type SandboxRequest, sandboxCommand } from "./Sandbox"
 import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
 
-/** How much of a verify command's output is kept, from its end: where test runners print their failures. */
-export const VERIFY_OUTPUT_BYTES = 16 * 1024
+/** How much of a verify command's output is kept, from its end, when the Loop does not say (`output.verify_bytes`). */
+export const VERIFY_OUTPUT_BYTES = defaultOutputCaps.verifyBytes
 
 export interface VerifyOptions {
   readonly transport: WorkerTransportShape
@@ -18,6 +19,8 @@ export interface VerifyOptions {
   readonly daemonEnv: Readonly<Record<string, string | undefined>>
   /** Runs each command in a bubblewrap sandbox (ADR 0054): the worktree writable, `network` reachable. */
   readonly sandbox?: VerifySandbox | undefined
+  /** The tail kept of each command's output, where test runners print their failures; `VERIFY_OUTPUT_BYTES` when absent. */
+  readonly outputBytes?: number | undefined
 }
 
 /** Where a round's sandbox keeps its bridges, and what it sees and reaches besides the worktree. */
@@ -26,14 +29,8 @@ export interface VerifySandbox extends Pick<SandboxRequest, "readOnly" | "tools"
   readonly dir: string
 }
 
-const tail = (text: string): string => {
-  const bytes = Buffer.from(text, "utf8")
-  if (bytes.length <= VERIFY_OUTPUT_BYTES) return text
-  // Cut at a character boundary: skip continuation bytes of a split UTF-8 sequence.
-  let start = bytes.length - VERIFY_OUTPUT_BYTES
-  while (start < bytes.length && ((bytes[start] ?? 0) & 0xc0) === 0x80) start++
-  return `…[${start} bytes cut]\n${bytes.subarray(start).toString("utf8")}`
-}
+/** The output as kept: only the transport's tail of it ever reached the daemon, the rest is counted. */
+const tail = (text: string, dropped: number): string => (dropped > 0 ? `…[${dropped} bytes dropped]\n${text}` : text)
 
 /**
  * Runs the Loop's `verify:` commands in the worktree through the Worker's transport, in order, up to the first
@@ -75,14 +72,15 @@ export const runVerifyRound = Effect.fn("Verify.round")(function* (
       .exec({
         argv,
         cwd: options.worktree,
-        timeoutMs: options.timeoutMs
+        timeoutMs: options.timeoutMs,
+        maxOutputBytes: options.outputBytes ?? VERIFY_OUTPUT_BYTES
       })
       .pipe(
         Effect.map((r) => ({
           command,
           passed: r.exitCode === 0,
           exitCode: r.exitCode,
-          output: options.redactor.redact(tail(`${r.stdout}${r.stderr}`.trimEnd()))
+          output: options.redactor.redact(tail(`${r.stdout}${r.stderr}`.trimEnd(), r.outputDropped ?? 0))
         })),
         Effect.catchTag("HostCommandTimedOut", (timedOut) =>
           Effect.succeed({ command, passed: false, exitCode: null, output: `timed out after ${Math.round(timedOut.timeoutMs / 1000)} s` })
@@ -100,7 +98,7 @@ export const verifyFeedback = (entry: VerifyEntry): string => {
   const failed = entry.results.filter((r) => !r.passed)
   const parts = failed.map(
     (r) =>
-      `Command: ${r.command}\nExit code: ${r.exitCode ?? "none (timed out)"}\nOutput (last ${VERIFY_OUTPUT_BYTES / 1024} KiB):\n${r.output}`
+      `Command: ${r.command}\nExit code: ${r.exitCode ?? "none (timed out)"}\nOutput (its end):\n${r.output}`
   )
   return [
     "Verification failed: the repository's checks do not pass with your changes.",

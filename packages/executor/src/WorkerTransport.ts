@@ -1,6 +1,9 @@
 import { Context, Data, type Effect, type Option, type Scope } from "effect"
 import type { ProcStat } from "./ProcStat"
 
+/** The most of each output of a command the daemon keeps, from its end, when the command does not say (ADR 0085). */
+export const EXEC_OUTPUT_BYTES = 16 * 1024 * 1024
+
 /** A command run to completion on the Worker's host. */
 export interface HostCommand {
   readonly argv: ReadonlyArray<string>
@@ -9,12 +12,16 @@ export interface HostCommand {
   readonly env?: Readonly<Record<string, string>>
   readonly stdin?: string
   readonly timeoutMs?: number
+  /** The most of stdout, and of stderr, kept (their last bytes); `EXEC_OUTPUT_BYTES` when absent. */
+  readonly maxOutputBytes?: number
 }
 
 export interface HostCommandResult {
   readonly exitCode: number
   readonly stdout: string
   readonly stderr: string
+  /** Bytes printed beyond `maxOutputBytes` and not kept; absent or 0 when everything was kept. */
+  readonly outputDropped?: number
 }
 
 /** A process started in its own session and process group, stdio on /dev/null, that outlives the daemon. */

@@ -2,17 +2,21 @@ import { Duration, Effect } from "effect"
 import { spawn } from "node:child_process"
 import { childEnvironment } from "./childEnvironment"
 import { constants } from "node:os"
-import { HostCommandTimedOut, HostOperationFailed } from "./WorkerTransport"
+import { makeTailBuffer } from "./TailBuffer"
+import { EXEC_OUTPUT_BYTES, HostCommandTimedOut, HostOperationFailed } from "./WorkerTransport"
 
 export interface ProcessResult {
   readonly exitCode: number
   readonly stdout: Uint8Array
   readonly stderr: string
+  /** Bytes of stdout and stderr printed beyond `maxOutputBytes` (each stream keeps its last ones). */
+  readonly outputDropped: number
 }
 
 /**
- * Runs a local process to completion, feeding `stdin` and collecting its output. It leads its own process
- * group, so interruption or the timeout kills it together with everything it started.
+ * Runs a local process to completion, feeding `stdin` and keeping the last `maxOutputBytes` of each of its
+ * outputs (16 MiB when absent), counting the rest. It leads its own process group, so interruption or the timeout
+ * kills it together with everything it started.
  */
 export const runProcess = (
   host: string,
@@ -23,14 +27,15 @@ export const runProcess = (
     readonly env?: Readonly<Record<string, string | undefined>> | undefined
     readonly stdin?: string | undefined
     readonly timeoutMs?: number | undefined
+    readonly maxOutputBytes?: number | undefined
   }
 ): Effect.Effect<ProcessResult, HostOperationFailed | HostCommandTimedOut> => {
   const [file, ...args] = command.argv
   if (file === undefined) return Effect.fail(new HostOperationFailed({ host, operation: "run", detail: "empty argv" }))
   const run = Effect.async<ProcessResult, HostOperationFailed>((resume) => {
     const child = spawn(file, args, { cwd: command.cwd, env: command.env ?? childEnvironment(), detached: true, stdio: "pipe" })
-    const stdout: Array<Buffer> = []
-    const stderr: Array<Buffer> = []
+    const stdout = makeTailBuffer(command.maxOutputBytes ?? EXEC_OUTPUT_BYTES)
+    const stderr = makeTailBuffer(command.maxOutputBytes ?? EXEC_OUTPUT_BYTES)
     let done = false
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk))
     child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk))
@@ -46,8 +51,9 @@ export const runProcess = (
       resume(
         Effect.succeed({
           exitCode: code ?? 128 + (signal === null ? 0 : constants.signals[signal]),
-          stdout: new Uint8Array(Buffer.concat(stdout)),
-          stderr: Buffer.concat(stderr).toString("utf8")
+          stdout: stdout.bytes(),
+          stderr: stderr.text(),
+          outputDropped: stdout.dropped() + stderr.dropped()
         })
       )
     })

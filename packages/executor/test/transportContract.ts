@@ -33,9 +33,21 @@ export const transportContract = <E>(name: string, transportLayer: Layer.Layer<W
           env: { USINE_X: "x y" },
           stdin: "from stdin\n"
         })
-        assert.deepStrictEqual(result, { exitCode: 7, stdout: `a 'b' $c|x y|${dir}\nfrom stdin\n`, stderr: "oops\n" })
+        assert.deepStrictEqual(result, { exitCode: 7, stdout: `a 'b' $c|x y|${dir}\nfrom stdin\n`, stderr: "oops\n", outputDropped: 0 })
         const missing = yield* transport.exec({ argv: ["true"], cwd: path.join(dir, "nope") }).pipe(Effect.flip)
         assert.strictEqual(missing._tag, "HostOperationFailed")
+      }), timeout)
+
+    it.scoped("exec keeps the last maxOutputBytes of a flood and counts the rest (ADR 0085)", () =>
+      Effect.gen(function* () {
+        const transport = yield* WorkerTransport
+        const result = yield* transport.exec({
+          argv: ["sh", "-c", "head -c 30000000 /dev/zero | tr '\\0' a; printf end"],
+          maxOutputBytes: 1000
+        })
+        assert.strictEqual(result.exitCode, 0)
+        assert.strictEqual(result.stdout, `${"a".repeat(997)}end`)
+        assert.strictEqual(result.outputDropped, 30_000_003 - 1000)
       }), timeout)
 
     it.scoped("exec past its timeout fails and kills what the command started", () =>

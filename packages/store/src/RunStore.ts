@@ -12,6 +12,7 @@ import type { AttemptNotOpen, RunNotFound, RunStateConflict, StaleRunVersion } f
 import type { Run } from "@usine/core/run/Run"
 import type { Actor, Transition } from "@usine/core/run/Transition"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
+import type { TranscriptCap } from "@usine/core/transcript/transcriptCap"
 
 /** The Ask stored when an Item's cycle budget is used up; only the operator's reset answers it. */
 export interface CycleBudgetAsk {
@@ -190,11 +191,17 @@ export class RunStore extends Context.Tag("usine/RunStore")<
     /** Pauses or unpauses a Loop. */
     readonly setPaused: (loop: string, paused: boolean) => Effect.Effect<void>
     readonly pausedLoops: Effect.Effect<ReadonlySet<string>>
-    /** Appends transcript rows to an Attempt; returns the new last sequence number. */
+    /**
+     * Appends transcript rows to an Attempt, up to `cap` (the default Loop's when absent); past it one marker row,
+     * last, counts what was dropped (ADR 0085). Returns the new last sequence number.
+     */
     readonly appendTranscript: (
       attemptId: AttemptId,
-      entries: ReadonlyArray<TranscriptEntry>
+      entries: ReadonlyArray<TranscriptEntry>,
+      cap?: TranscriptCap
     ) => Effect.Effect<number>
+    /** How many transcript rows of the Attempt's sequence reached the ledger, kept or dropped past the cap. */
+    readonly transcriptPosition: (attemptId: AttemptId) => Effect.Effect<number>
     readonly transcript: (
       attemptId: AttemptId,
       afterSeq?: number

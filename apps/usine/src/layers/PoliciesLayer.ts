@@ -22,7 +22,8 @@ export const policyOf = (loop: CompiledLoop): LoopPolicy => ({
     kind: loop.on,
     network: loop.network,
     pullRequestGate: loop.pullRequestApproval === "required",
-    judge: loop.judge
+    judge: loop.judge,
+    output: loop.output
   },
   workers: loop.workers,
   budget: loop.budget,

@@ -5,6 +5,7 @@ import { type CronSchedule, makeCronSchedule } from "./CronSchedule"
 import type { TrustPolicy } from "../trust/TrustPolicy"
 import type { LiquidTemplate } from "./LiquidTemplate"
 import type { LoopConfig } from "./LoopConfig"
+import type { OutputCaps } from "./OutputConfig"
 import { selectRepositories } from "./matchRepository"
 import type { WorkerConfig } from "./WorkerConfig"
 import { defaultPullRequestOptions, type PullRequestOptions, type StatusLabels, withCanceledDefault } from "./WriteBackConfig"
@@ -41,6 +42,8 @@ interface LoopCommon {
   /** The Workers that may run this Loop's Attempts: those listed, or every Worker that can run its Agent. */
   readonly workers: ReadonlyArray<string>
   readonly budget: LoopBudget
+  /** How much of what the agent and its commands print is kept (ADR 0085). */
+  readonly output: OutputCaps
   readonly maxOpenPullRequests: number | undefined
   /** Milliseconds before each automatic retry of an InfraFailure; the last repeats, `[]` retries at once. */
   readonly retryBackoffMs: ReadonlyArray<number>
@@ -105,6 +108,7 @@ export const compileLoop = (
     approvalTimeoutMinutes: loop.approvalTimeout,
     workers: loop.workers ?? workersFor(loop.agent, context.workers),
     budget: loop.budget,
+    output: loop.output,
     maxOpenPullRequests: loop.maxOpenPullRequests,
     retryBackoffMs: loop.retryBackoff.map(Duration.toMillis)
   }

@@ -7,6 +7,7 @@ import { LiquidTemplateFromString } from "./LiquidTemplate"
 import { ApprovalConfig } from "./ApprovalConfig"
 import { defaultMaxNoProgress, LoopBudget } from "./BudgetConfig"
 import { PullRequestOptions, StatusLabels } from "./WriteBackConfig"
+import { defaultOutputCaps, OutputConfig } from "./OutputConfig"
 
 export const LoopTrigger = Schema.Literal("issues", "pull_requests", "schedule")
 export type LoopTrigger = typeof LoopTrigger.Type
@@ -55,6 +56,8 @@ export const LoopConfig = Schema.Struct({
   approvalTimeout: Schema.optional(PositiveInt).pipe(Schema.fromKey("approval_timeout")),
   /** The Workers this Loop may use; absent means every Worker that can run its Agent. */
   workers: Schema.optional(Schema.Array(Name)),
+  /** How much of what the agent and its commands print is kept (ADR 0085). */
+  output: Schema.optionalWith(OutputConfig, { default: () => defaultOutputCaps }),
   /** Token and cost caps per Run and per day. */
   budget: Schema.optionalWith(LoopBudget, { default: () => ({}) }),
   /** Consecutive no-progress Attempts on an Item that park it on Needs you; 0 turns the brake off. */

@@ -1,4 +1,5 @@
 import { Clock, Duration, Effect, type Either, Option } from "effect"
+import { defaultOutputCaps } from "@usine/core/config/OutputConfig"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import { AgentFailure, RunawayFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed, type AttemptOutcome } from "@usine/core/attempt/outcome"
@@ -87,15 +88,17 @@ export const executeAttempt = Effect.fnUntraced(function*(
   const meter = yield* makeUsageMeter(begin.run, attempt, policy)
   const review = reviewDirectiveOf(yield* store.heldAttempt(run.id))
 
+  const output = policy.attempt.output ?? defaultOutputCaps
+  const transcriptCap = { rows: output.transcriptRows, bytes: output.transcriptBytes }
   const request = {
     run: begin.run,
     attempt,
     worker: slot._tag === "Right" ? slot.right.worker : attempt.worker ?? "",
     reattach,
-    transcriptRowsStored: reattach ? (yield* store.transcript(attempt.id)).length : 0,
+    transcriptRowsStored: reattach ? yield* store.transcriptPosition(attempt.id) : 0,
     policy: policy.attempt,
     onTranscript: (entries: Parameters<typeof store.appendTranscript>[1]) =>
-      store.appendTranscript(attempt.id, entries).pipe(Effect.zipRight(meter.record(entries))),
+      store.appendTranscript(attempt.id, entries, transcriptCap).pipe(Effect.zipRight(meter.record(entries))),
     onMeteredUsage: meter.metered,
     onSession: (session: string) =>
       store.recordSession(attempt.id, session).pipe(

@@ -5,6 +5,10 @@ import { SessionVanished, type SessionRanAway, type SessionStalled } from "./Ses
 import type { SessionRecord } from "./SessionRecord"
 import { sessionFiles } from "./sessionFiles"
 import { sessionStatus } from "./sessionStatus"
+import { emptyLine, lineText, type PartialLine, splitLines } from "./streamLines"
+
+/** The longest stream line read whole when the Loop does not say (`output.line_bytes`). */
+export const MAX_LINE_BYTES = 1024 * 1024
 
 export interface FollowOptions extends SessionLimits {
   /** Complete lines a previous follower already delivered; they are read again and dropped. */
@@ -13,6 +17,8 @@ export interface FollowOptions extends SessionLimits {
   readonly pollInterval?: Duration.DurationInput
   /** The most bytes read per poll. */
   readonly maxChunkBytes?: number
+  /** The longest line read whole (1 MiB when absent): a longer one is cut and marked, never buffered whole. */
+  readonly maxLineBytes?: number
   /** Lines that do not count as progress for the stall limit (a CLI that keeps printing "Reconnecting..."). */
   readonly isStallLine?: (line: string) => boolean
 }
@@ -21,8 +27,8 @@ export type FollowError = SessionStalled | SessionRanAway | SessionVanished | Tr
 
 interface State {
   readonly offset: number
-  /** Bytes after the last newline: a line still being written. */
-  readonly partial: Uint8Array
+  /** Bytes after the last newline: a line still being written, up to the line cap. */
+  readonly partial: PartialLine
   readonly skip: number
   readonly lastProgressAt: number
   readonly end: "open" | "done" | "vanished"
@@ -32,26 +38,6 @@ interface State {
 
 /** The first wait after bytes arrived; it doubles on each empty read up to `pollInterval`. */
 const FIRST_WAIT_MS = 25
-
-const newline = 0x0a
-
-const splitLines = (bytes: Uint8Array): { readonly lines: Array<string>; readonly rest: Uint8Array } => {
-  const lines: Array<string> = []
-  let start = 0
-  for (let i = bytes.indexOf(newline); i >= 0; i = bytes.indexOf(newline, start)) {
-    lines.push(Buffer.from(bytes.subarray(start, i)).toString("utf8"))
-    start = i + 1
-  }
-  return { lines, rest: bytes.subarray(start) }
-}
-
-const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {
-  if (a.length === 0) return b
-  const out = new Uint8Array(a.length + b.length)
-  out.set(a)
-  out.set(b, a.length)
-  return out
-}
 
 /**
  * The lines of a session's stream file, from line `skipLines` on, until the session's exit status is written
@@ -67,6 +53,7 @@ export const followSession = (
   const files = sessionFiles(record.attemptDir)
   const pollInterval = Duration.decode(options.pollInterval ?? "200 millis")
   const maxBytes = options.maxChunkBytes ?? 1024 * 1024
+  const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES
   const isStallLine = options.isStallLine ?? (() => false)
 
   const take = (state: State, lines: ReadonlyArray<string>, now: number) => {
@@ -107,17 +94,17 @@ export const followSession = (
           bytes = yield* read(state)
           if (bytes.length === 0) {
             const now = yield* Clock.currentTimeMillis
-            const last = state.partial.length > 0 ? [Buffer.from(state.partial).toString("utf8")] : []
+            const last = state.partial.bytes.length > 0 || state.partial.cut > 0 ? [lineText(state.partial)] : []
             const { delivered, state: next } = take(state, last, now)
             const end = status._tag === "Exited" ? "done" : "vanished"
-            return Option.some([Chunk.fromIterable(delivered), { ...next, partial: new Uint8Array(0), end }] as const)
+            return Option.some([Chunk.fromIterable(delivered), { ...next, partial: emptyLine, end }] as const)
           }
         }
       }
       const now = yield* Clock.currentTimeMillis
       let next = state
       if (bytes.length > 0) {
-        const { lines, rest } = splitLines(concat(state.partial, bytes))
+        const { lines, rest } = splitLines(state.partial, bytes, maxLineBytes)
         const taken = take(state, lines, now)
         next = { ...taken.state, offset: state.offset + bytes.length, partial: rest, idleReads: 0 }
         if (taken.delivered.length > 0) return Option.some([Chunk.fromIterable(taken.delivered), next] as const)
@@ -134,7 +121,7 @@ export const followSession = (
     Clock.currentTimeMillis.pipe(
       Effect.map((now) =>
         Stream.unfoldChunkEffect<State, string, FollowError, never>(
-          { offset: 0, partial: new Uint8Array(0), skip: options.skipLines ?? 0, lastProgressAt: now, end: "open", idleReads: 0 },
+          { offset: 0, partial: emptyLine, skip: options.skipLines ?? 0, lastProgressAt: now, end: "open", idleReads: 0 },
           pull
         )
       )

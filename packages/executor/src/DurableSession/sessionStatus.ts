@@ -35,7 +35,8 @@ export const sessionStatus = (
     const wrapper = yield* transport.processInfo(record.pid)
     const running = Option.exists(wrapper, (stat) => stat.startTime === record.startTime && isRunning(stat))
     if (running) return SessionStatus.Running()
-    const exit = yield* transport.readFile(sessionFiles(record.attemptDir).exit)
+    // A status is a few bytes: read no more, whoever wrote the file (ADR 0085).
+    const exit = yield* transport.readFile(sessionFiles(record.attemptDir).exit, { maxBytes: 4096 })
     return Option.match(exit, {
       onNone: () => SessionStatus.Gone(),
       onSome: (bytes) => SessionStatus.Exited(parseExitFile(Buffer.from(bytes).toString("utf8")))

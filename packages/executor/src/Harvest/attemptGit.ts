@@ -58,8 +58,12 @@ export const attemptGit = (options: GitHubAccess & {
     token: options.token,
     timeoutMs
   })
-  const git = (args: ReadonlyArray<string>, env?: Readonly<Record<string, string>>) =>
-    runGit(transport, [`--git-dir=${harvestRepo}`, ...args], { timeoutMs, ...(env === undefined ? {} : { env }) })
+  const git = (args: ReadonlyArray<string>, env?: Readonly<Record<string, string>>, maxOutputBytes?: number) =>
+    runGit(transport, [`--git-dir=${harvestRepo}`, ...args], {
+      timeoutMs,
+      ...(env === undefined ? {} : { env }),
+      ...(maxOutputBytes === undefined ? {} : { maxOutputBytes })
+    })
   const network = networkGit({ transport, root: options.root, gitDir: harvestRepo, cloneUrl, token: options.token, timeoutMs })
   const identity = {
     GIT_AUTHOR_NAME: author.name,
@@ -174,10 +178,11 @@ export const attemptGit = (options: GitHubAccess & {
 
   /**
    * The diff the guards read: every changed file as text, binary ones too (`--text`), in git's default shape. The
-   * harvest repository is bare and has no attributes, so no `-diff`, `binary` or driver can hide a file.
+   * harvest repository is bare and has no attributes, so no `-diff`, `binary` or driver can hide a file. A diff over
+   * `maxBytes` is never read whole: `GitCommandFailed` with `outputDropped`.
    */
-  const diff = (base: string, head: string) =>
-    git(["diff", "-M", "--text", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", base, head])
+  const diff = (base: string, head: string, maxBytes?: number) =>
+    git(["diff", "-M", "--text", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", base, head], undefined, maxBytes)
 
   /** Lines added and removed per file between two commits, renames found as the guards' diff finds them. */
   const numstat = (base: string, head: string) =>

@@ -135,7 +135,8 @@ export const driveAttempt = Effect.fn("WorkerExecutor.drive")(function* (ctx: At
           timeoutMs: ctx.settings.verifyTimeoutMs,
           redactor: ctx.settings.redactor,
           daemonEnv: ctx.settings.daemonEnv,
-          sandbox: verifySandbox(ctx, number)
+          sandbox: verifySandbox(ctx, number),
+          outputBytes: policy.output?.verifyBytes
         },
         number
       )

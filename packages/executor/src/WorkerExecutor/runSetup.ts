@@ -26,7 +26,8 @@ export const runSetup = Effect.fn("WorkerExecutor.setup")(function* (ctx: Attemp
       timeoutMs: (policy.setupMinutes ?? DEFAULT_SETUP_MINUTES) * 60_000,
       redactor: ctx.settings.redactor,
       daemonEnv: ctx.settings.daemonEnv,
-      sandbox: sandbox === undefined ? undefined : { ...sandbox, dir: path.join(ctx.attemptDir, "setup") }
+      sandbox: sandbox === undefined ? undefined : { ...sandbox, dir: path.join(ctx.attemptDir, "setup") },
+      outputBytes: policy.output?.verifyBytes
     },
     0
   )

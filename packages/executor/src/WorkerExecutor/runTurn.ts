@@ -2,6 +2,7 @@ import { Chunk, Clock, Effect, Either, Option, Schema, Stream } from "effect"
 import * as path from "node:path/posix"
 import { type AttemptFailure, DefectFailure, InfraFailure, RunawayFailure } from "@usine/core/attempt/failure"
 import { modelProviderOf } from "@usine/core/config/AgentConfig"
+import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
 import { agentEnvironment } from "../AgentEnvironment"
 import { PROXY_PLACEHOLDER_KEY } from "../ModelProxy"
 import { encodeHandle, type SessionRecord } from "../DurableSession/SessionRecord"
@@ -107,12 +108,9 @@ export const runTurn = Effect.fn("WorkerExecutor.runTurn")(function* (
   if (Option.isNone(ended)) yield* ctx.request.onSession(encodeHandle(record))
 
   let lines = 0
-  const placedAt = (line: number) =>
-    Effect.forEach(
-      journal.entries().filter((e): e is OperatorEntry => e._tag === "operator" && e.turn === turn.turn && e.afterLine === line),
-      (entry) => cursor.emit(journalRows(entry)),
-      { discard: true }
-    )
+  const operatorAt = (line: number) =>
+    journal.entries().filter((e): e is OperatorEntry => e._tag === "operator" && e.turn === turn.turn && e.afterLine === line)
+  const placedAt = (line: number) => Effect.forEach(operatorAt(line), (entry) => cursor.emit(journalRows(entry)), { discard: true })
   // New messages are placed only at the live edge, never amid rows a replay still has to pass over.
   const placeNew = Effect.gen(function* () {
     if (cursor.replaying() || Option.isSome(ended)) return
@@ -137,6 +135,7 @@ export const runTurn = Effect.fn("WorkerExecutor.runTurn")(function* (
   const follow = worker.sessions.follow(record, {
     pollInterval: ctx.settings.pollInterval,
     isStallLine: ctx.harness.isStallLine,
+    ...(ctx.request.policy.output === undefined ? {} : { maxLineBytes: ctx.request.policy.output.lineBytes }),
     ...(Option.isNone(ended) && stallMinutes !== undefined ? { stallMs: stallMinutes * 60_000 } : {}),
     ...(Option.isNone(ended) && maxMinutes !== undefined ? { maxAttemptMs: Math.max(1, maxMinutes * 60_000 - elapsedAtStart) } : {})
   })
@@ -144,11 +143,16 @@ export const runTurn = Effect.fn("WorkerExecutor.runTurn")(function* (
     Stream.runForEachChunk((chunk) =>
       Effect.gen(function* () {
         const at = yield* Clock.currentTimeMillis
+        // One delivery a chunk, not a line: a flood of lines is a few ledger writes, not one per line (ADR 0085).
+        const rows: Array<TranscriptEntry> = []
         for (const line of Chunk.toReadonlyArray(chunk)) {
           lines += 1
-          yield* cursor.emit(parser.line(line, at))
+          rows.push(...parser.line(line, at))
+          if (operatorAt(lines).length === 0) continue
+          yield* cursor.emit(rows.splice(0))
           yield* placedAt(lines)
         }
+        yield* cursor.emit(rows)
         yield* placeNew
         if (!cursor.replaying() && Option.isNone(ended)) yield* settleFeed
       })

@@ -25,6 +25,8 @@ export class GitCommandFailed extends Data.TaggedError("GitCommandFailed")<{
   readonly command: string
   readonly exitCode: number
   readonly stderr: string
+  /** Bytes of output past what usine reads: the command's answer was too large to take (ADR 0085). */
+  readonly outputDropped?: number
 }> {
   override get message() {
     return `${this.command} exited with ${this.exitCode}: ${this.stderr.trim().split("\n").slice(-3).join(" / ")}`

@@ -58,6 +58,8 @@ export interface RunGitOptions {
   readonly stdin?: string
   /** The one network transport this command may use: the scheme of the GitHub URL it names. */
   readonly allowScheme?: "http" | "https"
+  /** The most of its output read; more is `GitCommandFailed` with `outputDropped` (ADR 0085). 16 MiB when absent. */
+  readonly maxOutputBytes?: number
 }
 
 /**
@@ -98,6 +100,9 @@ export const schemeOf = (url: string): "http" | "https" | undefined => {
   throw new Error(`not an http(s) URL: ${JSON.stringify(url)}`)
 }
 
+const gitCommandName = (args: ReadonlyArray<string>) =>
+  `git ${args.filter((arg) => !arg.startsWith("--git-dir") && !arg.startsWith("--work-tree")).slice(0, 3).join(" ")}`
+
 /** Runs a daemon git command on the Worker's host; a non-zero exit is a `GitCommandFailed` carrying stderr. */
 export const runGit = (
   transport: WorkerTransportShape,
@@ -108,14 +113,26 @@ export const runGit = (
     transport.exec({
       argv: daemonGitArgv(args, options),
       ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs })
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes })
     })
   ).pipe(
+    // A cut output would be read as the whole answer (a diff, a commit list): it is a failure instead.
+    Effect.filterOrFail(
+      (result) => (result.outputDropped ?? 0) === 0,
+      (result) =>
+        new GitCommandFailed({
+          command: gitCommandName(args),
+          exitCode: result.exitCode,
+          stderr: `its output is larger than usine reads (${result.outputDropped} bytes over)`,
+          outputDropped: result.outputDropped ?? 0
+        })
+    ),
     Effect.filterOrFail(
       (result) => result.exitCode === 0,
       (result) =>
         new GitCommandFailed({
-          command: `git ${args.filter((arg) => !arg.startsWith("--git-dir") && !arg.startsWith("--work-tree")).slice(0, 3).join(" ")}`,
+          command: gitCommandName(args),
           exitCode: result.exitCode,
           stderr: result.stderr
         })

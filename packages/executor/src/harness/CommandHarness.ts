@@ -41,7 +41,7 @@ const commandParser = (): StreamParser => {
     line: (raw, at) => {
       const text = raw.trimEnd()
       if (text.trim() === "") return []
-      tail.push(text)
+      tail.push(truncate(text))
       if (tail.length > TAIL_LINES) tail.shift()
       return [{ kind: "assistant", text: truncate(text), at }]
     },

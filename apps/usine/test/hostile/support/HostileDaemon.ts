@@ -53,6 +53,8 @@ export const hostileDaemon = (options: {
   readonly sandbox?: "none"
   /** More of the Agent's `env`: a credential-named value is one the daemon registers as a secret. */
   readonly env?: Readonly<Record<string, string>>
+  /** More variables for the agent (an attack's size). */
+  readonly agentEnv?: Readonly<Record<string, string>>
 } = {}) =>
   Effect.gen(function* () {
     const dir = yield* scopedDir
@@ -67,7 +69,7 @@ export const hostileDaemon = (options: {
     const tokenFile = join(dir, "secrets", "github-token")
     writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 })
     chmodSync(tokenFile, 0o600)
-    const env = { MARKERS: markers, LOOT: loot, LISTENER: listener.url, EMULATOR: sim.url, WORKER_ROOT: options.sandbox === "none" ? join(dir, "not-told") : workerRoot, DAEMON_DIR: dir, ...options.env }
+    const env = { MARKERS: markers, LOOT: loot, LISTENER: listener.url, EMULATOR: sim.url, WORKER_ROOT: options.sandbox === "none" ? join(dir, "not-told") : workerRoot, DAEMON_DIR: dir, ...options.env, ...options.agentEnv }
     // `$${` is usine.yaml's literal `${`.
     const agent = `  hostile:\n    harness: command\n    command: [sh, -c, ${JSON.stringify(SCRIPT.replaceAll("${", () => "$${"))}]\n    env: ${JSON.stringify(env)}\n`
     const loops = options.loops ?? `

@@ -175,6 +175,22 @@ case $attack in
     edit CHANGES.md
     mkdir -p sub && printf 'x\n' >sub/f
     git init -q --bare .nested && printf 'gitdir: ../.nested\n' >sub/.git ;;
+  flood-verify)
+    # The repository's own check prints $FLOOD_BYTES and fails: what `verify` runs is the agent's to write.
+    printf 'head -c %s /dev/zero | tr "\\0" v\nexit 1\n' "$FLOOD_BYTES" >verify.sh
+    edit CHANGES.md ;;
+  flood-lines)
+    # $FLOOD_BYTES of stdout in lines of a thousand bytes, then its work.
+    yes "$(head -c 999 /dev/zero | tr '\0' l)" | head -c "$FLOOD_BYTES"
+    edit CHANGES.md ;;
+  flood-stderr)
+    # $FLOOD_BYTES on stderr, then it fails: the daemon reads the end of stderr as evidence.
+    yes "$(head -c 99 /dev/zero | tr '\0' e)" | head -c "$FLOOD_BYTES" >&2
+    echo "hostile agent: attack flood-stderr done"; exit 1 ;;
+  flood-line)
+    # $FLOOD_BYTES of stdout on one line: no newline until the end.
+    head -c "$FLOOD_BYTES" /dev/zero | tr '\0' n; echo
+    edit CHANGES.md ;;
   clean)
     edit CHANGES.md ;;
   *)
