@@ -35,9 +35,11 @@ const forgedLine = (input: number, marker: string) =>
   })
 const forge = (input: number, marker: string) => `printf '%s\\n' '${forgedLine(input, marker)}' >> /proc/$PPID/fd/1; ${lookForKey}`
 
-// 930 tokens a request (the scripted model's default): the second request takes a Run past 1,000.
-const capped = (first: string): ModelScript => ({ turns: [{ run: first }, { run: "echo second" }, { run: "echo third" }, { say: "done" }] })
-const RUN_CAP = "{run_tokens: 1000}"
+// 930 tokens a request (the scripted model's default): the third request takes a Run past 2,000. The cap stops the
+// Attempt at once, so the second tool waits two seconds: the first tool's output (what it found) is in the
+// transcript by then, whatever the stream's poll interval.
+const capped = (first: string): ModelScript => ({ turns: [{ run: first }, { run: "sleep 2; echo second" }, { run: "echo third" }, { say: "done" }] })
+const RUN_CAP = "{run_tokens: 2000}"
 const DAILY_CAP = 200_000
 
 class World extends Context.Tag("test/hostile/ForgedUsage")<World, RealAgentWorld>() {}
@@ -73,7 +75,7 @@ describe("hostile agent: forged usage and the provider key, with the real Pi CLI
           assert.strictEqual(run.state, "Failed", `${name}: ${JSON.stringify(attempts)}`)
           const failure = attempts[0]?.outcome?.failure
           assert.strictEqual(failure?._tag, "ChildSessionBudgetFailure", `${name}: ${JSON.stringify(attempts)}`)
-          assert.match(failure?.reason ?? "", /past its cap of 1,000 tokens \(budget\.run_tokens\)/)
+          assert.match(failure?.reason ?? "", /past its cap of 2,000 tokens \(budget\.run_tokens\)/)
           const view = yield* runView(w, run.id)
           const output = toolOutput(view)
           assert.include(output, "ENV-HITS:0", `${name}: the provider's key is in no environment or command line it can read: ${JSON.stringify(view.transcript.lines)}`)
