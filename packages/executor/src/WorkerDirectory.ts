@@ -1,4 +1,5 @@
 import type { WorkerSandbox } from "@usine/core/config/WorkerConfig"
+import type { ConfinementSettings } from "./Sandbox/Confinement"
 import type { WorkerTransportShape } from "./WorkerTransport"
 
 /** A Worker this executor runs Attempts on: this machine or an ssh host, through its transport. */
@@ -8,6 +9,8 @@ export interface ExecutorWorker {
   readonly root: string
   /** How its agents and `verify` commands are confined (ADR 0054); `bubblewrap` when absent. */
   readonly sandbox?: WorkerSandbox | undefined
+  /** The uid a root daemon's sandbox switches to and the limits (ADR 0084); the defaults when absent. */
+  readonly confinement?: ConfinementSettings | undefined
 }
 
 /**

@@ -15,6 +15,7 @@ import type { RedactorService } from "@usine/core/text/Redactor"
 import type { WorkerTransportShape } from "../WorkerTransport"
 import type * as Workspace from "../Workspace"
 import { mirrorFolderName } from "../Workspace/WorkspacePaths"
+import type { ConfinementSettings } from "../Sandbox/Confinement"
 import type { AttemptJournal } from "./AttemptJournal"
 import type { TranscriptCursor } from "./TranscriptCursor"
 
@@ -26,6 +27,8 @@ export interface WorkerHandle {
   readonly sessions: DurableSession.DurableSession
   /** How its agents and `verify` commands are confined now (ADR 0054): a reload may change it in place (ADR 0077). */
   readonly sandbox: () => WorkerSandbox
+  /** The uid and limits of its sandboxes now (ADR 0084), asked at each use like `sandbox`. */
+  readonly confinement: () => ConfinementSettings
 }
 
 /** What every Attempt of this executor shares. */

@@ -1,3 +1,4 @@
+import { DEFAULT_CONFINEMENT } from "../Sandbox/Confinement"
 import { Effect, Option } from "effect"
 import * as path from "node:path/posix"
 import { AgentFailure } from "@usine/core/attempt/failure"
@@ -49,7 +50,8 @@ export const AttemptLocator = {
               workspace,
               sessions: DurableSession.make(config.transport),
               // Asked at each use: a reload may change it without replacing the Worker.
-              sandbox: () => config.sandbox ?? "bubblewrap"
+              sandbox: () => config.sandbox ?? "bubblewrap",
+              confinement: () => config.confinement ?? DEFAULT_CONFINEMENT
             }
             opened.set(config, handle)
             return handle

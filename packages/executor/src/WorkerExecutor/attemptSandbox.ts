@@ -33,6 +33,7 @@ export const agentSandbox = (
         writable: [ctx.worktree],
         readOnly: mirrorObjects(ctx),
         homeFiles: ctx.agent.sandboxReadOnly ?? [],
+        confinement: ctx.worker.confinement(),
         tools: ["git", "node"],
         network: [
           ...agentEndpoints({ harness: ctx.harness.name, env, providerBaseUrl, named: ctx.agent.network ?? [] }),
@@ -48,5 +49,6 @@ export const verifySandbox = (ctx: AttemptContext, round: number): VerifySandbox
         dir: path.join(ctx.attemptDir, `verify-${round}`),
         readOnly: mirrorObjects(ctx),
         tools: ["git", "node"],
-        network: loopHosts(ctx)
+        network: loopHosts(ctx),
+        confinement: ctx.worker.confinement()
       }
