@@ -55,9 +55,11 @@ const isSystem = (p: string) => SYSTEM.some((dir) => p === dir || p.startsWith(`
  * path, `M path` for where the linked packages of a tool's `node_modules` really are (pnpm's store in a workspace's
  * root `node_modules`, or a workspace package), `R expanded<TAB>realpath`.
  * `$1` is the PATH tools are looked up on, `$2` the uid a root daemon gives the writable paths to (after the tools,
- * up to the second `--`): they are changed, links not followed, before the agent starts, so it can write them.
+ * up to the second `--`): they are changed, links not followed, before the agent starts, so it can write them. The
+ * read-only paths come next, up to a third `--`, then the login files: one that uid cannot read is copied into `$3`
+ * (a folder of the session's), given to it and readable by it only, and that copy is shown instead.
  */
-const layoutScript = `h=$1; o=$2; shift 2
+const layoutScript = `h=$1; o=$2; l=$3; shift 3
 printf 'U %s %s\\n' "$(id -u)" "$(id -g)"
 printf 'H %s\\n' "$HOME"
 for p in ${SYSTEM.join(" ")}; do
@@ -78,9 +80,21 @@ while [ "$1" != -- ]; do
   shift
 done
 shift
+while [ "$1" != -- ]; do
+  case $1 in '~/'*) e=$HOME/\${1#'~/'} ;; *) e=$1 ;; esac
+  [ -e "$e" ] && printf 'R %s\\t%s\\n' "$e" "$(readlink -f "$e")"
+  shift
+done
+shift; i=0
 for r; do
   case $r in '~/'*) e=$HOME/\${r#'~/'} ;; *) e=$r ;; esac
-  [ -e "$e" ] && printf 'R %s\\t%s\\n' "$e" "$(readlink -f "$e")"
+  [ -e "$e" ] || continue
+  i=$((i+1)); c=$l/$i
+  if [ "$(id -u)" = 0 ] && ! setpriv --reuid="$o" --regid="$o" --clear-groups sh -c '[ -r "$1" ] && { [ ! -d "$1" ] || [ -x "$1" ]; }' - "$e"; then
+    rm -rf "$c" && mkdir -p "$l" && cp -RL -- "$e" "$c" && chown -R -h "$o:$o" "$c" && chmod -R go-rwx "$c" || exit 1
+    printf 'R %s\\t%s\\n' "$e" "$c"
+  else printf 'R %s\\t%s\\n' "$e" "$(readlink -f "$e")"
+  fi
 done
 exit 0
 `
@@ -112,7 +126,7 @@ export const sandboxCommand = Effect.fn("Sandbox.command")(function* (
   const probed = yield* transport.exec({
     argv: [
       "sh", "-c", layoutScript, "usine-sandbox-layout", request.path ?? "/usr/bin:/bin", String(settings.sandboxUid),
-      ...request.tools, "--", ...request.writable, "--", ...request.readOnly, ...request.homeFiles
+      path.join(request.dir, "login"), ...request.tools, "--", ...request.writable, "--", ...request.readOnly, "--", ...request.homeFiles
     ],
     timeoutMs: 120_000
   })
