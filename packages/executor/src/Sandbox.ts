@@ -54,13 +54,14 @@ const isSystem = (p: string) => SYSTEM.some((dir) => p === dir || p.startsWith(`
  * Prints the host's layout: `U uid gid` of the daemon's user, `H home`, `D folder`, `L link target`, `T path` for a tool's path as found and its real
  * path, `M path` for where the linked packages of a tool's `node_modules` really are (pnpm's store in a workspace's
  * root `node_modules`, or a workspace package), `R expanded<TAB>realpath`.
- * `$1` is the PATH tools are looked up on, `$2` the uid a root daemon gives the writable paths to (after the tools,
- * up to the second `--`): they are changed, links not followed, before the agent starts, so it can write them. The
- * read-only paths come next, up to a third `--`, then the login files: one that uid cannot read is copied into `$3`
- * (a folder of the session's), given to it and readable by it only, and that copy is shown instead.
+ * `$1` is the PATH tools are looked up on, `$2` the uid a root daemon's agent runs as, `$3` a folder of the session's.
+ * After the tools (up to `--`) come the read-only paths, then the login files (each up to `--`): one that uid cannot
+ * read is copied into `$3`, given to it and readable by it only, and that copy is shown instead. Last come the
+ * writable paths: a root daemon gives them to that uid, links not followed, so the agent can write them.
  */
 const layoutScript = `h=$1; o=$2; l=$3; shift 3
-printf 'U %s %s\\n' "$(id -u)" "$(id -g)"
+while read -r k v _; do case $k in Uid:) me=$v ;; Gid:) gid=$v ;; esac; done </proc/self/status
+printf 'U %s %s\\n' "$me" "$gid"
 printf 'H %s\\n' "$HOME"
 for p in ${SYSTEM.join(" ")}; do
   if [ -L "$p" ]; then printf 'L %s %s\\n' "$p" "$(readlink "$p")"; elif [ -d "$p" ]; then printf 'D %s\\n' "$p"; fi
@@ -76,26 +77,24 @@ while [ "$1" != -- ]; do
 done
 shift
 while [ "$1" != -- ]; do
-  [ "$(id -u)" = 0 ] && { chown -R -h -P "$o:$o" -- "$1" || exit 1; }
-  shift
-done
-shift
-while [ "$1" != -- ]; do
   case $1 in '~/'*) e=$HOME/\${1#'~/'} ;; *) e=$1 ;; esac
   [ -e "$e" ] && printf 'R %s\\t%s\\n' "$e" "$(readlink -f "$e")"
   shift
 done
 shift; i=0
-for r; do
+while [ "$1" != -- ]; do
+  r=$1; shift
   case $r in '~/'*) e=$HOME/\${r#'~/'} ;; *) e=$r ;; esac
   [ -e "$e" ] || continue
   i=$((i+1)); c=$l/$i
-  if [ "$(id -u)" = 0 ] && ! setpriv --reuid="$o" --regid="$o" --clear-groups sh -c '[ -r "$1" ] && { [ ! -d "$1" ] || [ -x "$1" ]; }' - "$e"; then
+  if [ "$me" = 0 ] && ! setpriv --reuid="$o" --regid="$o" --clear-groups sh -c '[ -r "$1" ] && { [ ! -d "$1" ] || [ -x "$1" ]; }' - "$e"; then
     rm -rf "$c" && mkdir -p "$l" && cp -RL -- "$e" "$c" && chown -R -h "$o:$o" "$c" && chmod -R go-rwx "$c" || exit 1
     printf 'R %s\\t%s\\n' "$e" "$c"
   else printf 'R %s\\t%s\\n' "$e" "$(readlink -f "$e")"
   fi
 done
+shift
+if [ "$me" = 0 ] && [ $# -gt 0 ]; then chown -R -h -P "$o:$o" -- "$@" || exit 1; fi
 exit 0
 `
 
@@ -126,7 +125,7 @@ export const sandboxCommand = Effect.fn("Sandbox.command")(function* (
   const probed = yield* transport.exec({
     argv: [
       "sh", "-c", layoutScript, "usine-sandbox-layout", request.path ?? "/usr/bin:/bin", String(settings.sandboxUid),
-      path.join(request.dir, "login"), ...request.tools, "--", ...request.writable, "--", ...request.readOnly, "--", ...request.homeFiles
+      path.join(request.dir, "login"), ...request.tools, "--", ...request.readOnly, "--", ...request.homeFiles, "--", ...request.writable
     ],
     timeoutMs: 120_000
   })

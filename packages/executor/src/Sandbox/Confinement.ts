@@ -61,16 +61,16 @@ export const etcFiles = (confinement: Confinement, home: string): { readonly pas
 }
 
 /**
- * The `sh -c` program bwrap starts before the inside script: `$1 $2` the uid and gid, then the process count, the
- * data size (bytes), CPU seconds and largest file (bytes), then the command. In a root daemon's sandbox (no user
- * namespace; only CAP_CHOWN, CAP_SETUID, CAP_SETGID, CAP_SETPCAP and CAP_NET_BIND_SERVICE) it gives the private /tmp
- * and HOME (and what bwrap made in it; the login files bound there are read-only) to the agent's uid and switches to it with no supplementary group, no capability but binding :443 in its
- * own network namespace, and no new privileges. Either way it sets the rlimits, which the agent can only lower.
+ * The `sh -c` program bwrap starts before the inside script: `$1` is `switch` in a root daemon's sandbox, `$2 $3` the
+ * uid and gid, then the process count, the data size (bytes), CPU seconds and largest file (bytes), then the command.
+ * There (no user namespace; only CAP_CHOWN, CAP_SETUID, CAP_SETGID, CAP_SETPCAP and CAP_NET_BIND_SERVICE) it gives
+ * the private /tmp and HOME (and what bwrap made in them; login files bound there are read-only) to the agent's uid
+ * and switches to it with no supplementary group, no capability but binding :443 in its own network namespace, and no
+ * new privileges. Either way it sets the rlimits, which the agent can only lower.
  */
-export const userScript = `u=$1; g=$2; n=$3; d=$4; c=$5; f=$6; shift 6
-if [ "$(command -p id -u)" = 0 ]; then
-  command -p chown -R -h "$u:$g" "$HOME" 2>/dev/null
-  command -p chown "$u:$g" /tmp "$HOME" || exit 126
+export const userScript = `s=$1; u=$2; g=$3; n=$4; d=$5; c=$6; f=$7; shift 7
+if [ "$s" = switch ]; then
+  command -p chown -R -h "$u:$g" /tmp "$HOME" 2>/dev/null
   set -- "$(command -pv setpriv)" --reuid="$u" --regid="$g" --clear-groups --no-new-privs \\
     --inh-caps=-all,+net_bind_service --ambient-caps=-all,+net_bind_service --bounding-set=-all,+net_bind_service -- "$@"
 fi
@@ -81,7 +81,7 @@ exec "$(command -pv prlimit)" --nproc="$n" --data="$d" --cpu="$c" --fsize="$f" -
 export const confinementArgv = (confinement: Confinement): ReadonlyArray<string> => {
   const { limits } = confinement
   return [
-    "/bin/sh", "-c", userScript, "usine-sandbox-user",
+    "/bin/sh", "-c", userScript, "usine-sandbox-user", confinement.switchUser ? "switch" : "keep",
     String(confinement.uid), String(confinement.gid),
     String(limits.processes), String(limits.memory), String(limits.cpuSeconds), String(limits.disk)
   ]

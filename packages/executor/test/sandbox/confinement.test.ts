@@ -23,11 +23,11 @@ describe("the sandbox's confinement (ADR 0084)", () => {
     assert.notInclude(root, "--unshare-all")
     assert.notInclude(root, "--unshare-user")
     assert.includeMembers([...root], ["--unshare-pid", "--unshare-net", "CAP_SETUID"])
-    assert.deepStrictEqual(root.slice(root.indexOf("usine-sandbox-user") + 1), ["64000", "64000", "32", String(DEFAULT_LIMITS.memory), "3600", String(DEFAULT_LIMITS.disk)])
+    assert.deepStrictEqual(root.slice(root.indexOf("usine-sandbox-user") + 1), ["switch", "64000", "64000", "32", String(DEFAULT_LIMITS.memory), "3600", String(DEFAULT_LIMITS.disk)])
     const user = bwrapArgs(plan(1000))
     assert.include(user, "--unshare-all")
     assert.notInclude(user, "CAP_SETUID")
-    assert.deepStrictEqual(user.slice(user.indexOf("usine-sandbox-user") + 1, user.indexOf("usine-sandbox-user") + 3), ["1000", "1000"])
+    assert.deepStrictEqual(user.slice(user.indexOf("usine-sandbox-user") + 1, user.indexOf("usine-sandbox-user") + 4), ["keep", "1000", "1000"])
   })
 
   it("/etc is the allow-list and the generated files, never the host's; /tmp and HOME are sized", () => {
