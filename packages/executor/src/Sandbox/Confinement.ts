@@ -64,13 +64,13 @@ export const etcFiles = (confinement: Confinement, home: string): { readonly pas
  * The `sh -c` program bwrap starts before the inside script: `$1` is `switch` in a root daemon's sandbox, `$2 $3` the
  * uid and gid, then the process count, the data size (bytes), CPU seconds and largest file (bytes), then the command.
  * There (no user namespace; only CAP_CHOWN, CAP_SETUID, CAP_SETGID, CAP_SETPCAP and CAP_NET_BIND_SERVICE) it gives
- * the private /tmp and HOME (and what bwrap made in them; login files bound there are read-only) to the agent's uid
+ * the private /tmp and HOME (and the folders bwrap made in them, not what is bound there: `-xdev`) to the agent's uid
  * and switches to it with no supplementary group, no capability but binding :443 in its own network namespace, and no
  * new privileges. Either way it sets the rlimits, which the agent can only lower.
  */
 export const userScript = `s=$1; u=$2; g=$3; n=$4; d=$5; c=$6; f=$7; shift 7
 if [ "$s" = switch ]; then
-  command -p chown -R -h "$u:$g" /tmp "$HOME" 2>/dev/null
+  command -p find /tmp "$HOME" -xdev -exec chown -h "$u:$g" {} + 2>/dev/null
   set -- "$(command -pv setpriv)" --reuid="$u" --regid="$g" --clear-groups --no-new-privs \\
     --inh-caps=-all,+net_bind_service --ambient-caps=-all,+net_bind_service --bounding-set=-all,+net_bind_service -- "$@"
 fi
