@@ -12,12 +12,14 @@ const units: Record<string, number> = {
 export const parseByteSize = (input: number | string): number | undefined => {
   if (typeof input === "number") return Number.isSafeInteger(input) && input > 0 ? input : undefined
   const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(input.trim())
-  const unit = match === null ? undefined : units[(match[2] ?? "").toLowerCase()]
+  const suffix = (match?.[2] ?? "").toLowerCase()
+  const unit = match !== null && Object.hasOwn(units, suffix) ? units[suffix] : undefined
   if (match === null || unit === undefined) return undefined
   const exact = Number(match[1]) * unit
   const bytes = Math.floor(exact)
   // A fraction of a byte is a typo, not a size.
-  return (unit === 1 && bytes !== exact) ? undefined : Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined
+  if (unit === 1 && bytes !== exact) return undefined
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined
 }
 
 /** A positive number of bytes, written as a number or with a unit (`K`/`KiB` = 1024, `KB` = 1000, up to `T`). */

@@ -36,7 +36,7 @@ describe("byte sizes", () => {
     assert.strictEqual(parseByteSize("1.5GiB"), 1.5 * 1024 ** 3)
     assert.strictEqual(parseByteSize("2GB"), 2_000_000_000)
     assert.strictEqual(parseByteSize("64kb"), 64_000)
-    for (const bad of ["", "lots", "-1G", "0", "1.5", "12 parsecs", "1e3", 0, -5, 1.5]) {
+    for (const bad of ["", "lots", "-1G", "0", "1.5", "12 parsecs", "1e3", "1constructor", "1__proto__", 0, -5, 1.5]) {
       assert.strictEqual(parseByteSize(bad), undefined, String(bad))
     }
     assert.strictEqual(formatBytes(1024 ** 3), "1 GiB")

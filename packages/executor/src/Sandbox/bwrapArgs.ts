@@ -53,21 +53,24 @@ export interface BwrapPlan {
 
 const depth = (p: string) => p.split("/").length
 
+/** What the sandbox mounts itself: a bound path's parents there need no folder made. */
+const MOUNTED_FOLDERS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc", "/dev"]
+
 /** The folders above `paths`, outermost first, but `/`, the system folders and the private HOME. */
 const parentsOf = (paths: ReadonlyArray<string>, home: string): ReadonlyArray<string> => {
   const parents = new Set<string>()
   for (const p of paths) {
     for (let parent = path.dirname(p); parent !== "/" && parent !== "."; parent = path.dirname(parent)) parents.add(parent)
   }
-  const system = (p: string) => ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc", "/dev"].some((dir) => p === dir || p.startsWith(`${dir}/`))
+  const system = (p: string) => MOUNTED_FOLDERS.some((dir) => p === dir || p.startsWith(`${dir}/`))
   return [...parents]
     .filter((p) => !system(p) && p !== home && !p.startsWith(`${home}/`) && p !== "/tmp")
     .sort((a, b) => depth(a) - depth(b))
 }
 
 /**
- * bwrap's argv for one sandboxed command, up to the inside program: the user script (limits, uid) comes last. Mounts go from
- * the outermost in, so a writable worktree under a read-only or tmpfs folder stays writable; nothing of the host
+ * bwrap's argv for one sandboxed command, up to the inside program: the user script (limits, uid) comes last. Mounts
+ * go from the outermost in, so a writable worktree under a read-only or tmpfs folder stays writable; nothing of the host
  * is visible but what is listed.
  */
 export const bwrapArgs = (plan: BwrapPlan): ReadonlyArray<string> => {
