@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { mkdirSync } from "node:fs"
+import { mkdirSync, writeFileSync } from "node:fs"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
@@ -86,6 +86,16 @@ const program = Effect.gen(function* () {
       Effect.flatMap((sandboxedArgv) => transport.exec({ argv: sandboxedArgv.argv, cwd: worktree }))
     )
   )
+  // The sandbox's preparation on a worktree of 2,000 files in 100 folders: a root daemon gives them to the agent's uid.
+  const bigTree = join(root, "big-worktree")
+  for (let d = 0; d < 100; d++) {
+    mkdirSync(join(bigTree, `d${d}`), { recursive: true })
+    for (let f = 0; f < 20; f++) writeFileSync(join(bigTree, `d${d}`, `f${f}.txt`), "x\n")
+  }
+  const prepare = (tree: string) =>
+    timed(sandboxCommand(transport, { dir: verifyDir, workdir: tree, writable: [tree], readOnly: [], homeFiles: [], tools: ["git", "node"], network: [], path: process.env["PATH"], argv: ["true"] }))
+  const prepareEmpty = yield* prepare(worktree)
+  const prepareBig = yield* prepare(bigTree)
   const turn = sandboxed - plain
   const verify = sandboxedVerify - plainVerify
   const perAttempt = probe + turn + verify
@@ -100,13 +110,15 @@ const program = Effect.gen(function* () {
           ["agent session fetching once through 2 bridges", plainFetch, bridgedFetch, bridgedFetch - plainFetch],
           ["verify command `true`", plainVerify, sandboxedVerify, verify],
           ["Worker probe: trial `bwrap … true`", 0, probe, probe],
+          ["preparing a sandbox (layout probe, files), empty worktree", "", prepareEmpty, ""],
+          ["the same, worktree of 2,000 files (given to the agent's uid as root)", "", prepareBig, prepareBig - prepareEmpty],
           ["one Attempt: probe, one turn, one verify command", "", "", perAttempt]
         ]
       }
     ],
     targets: [
       // Small against an agent turn (tens of seconds to minutes); most of it is bwrap making the namespaces.
-      { name: "sandbox cost per Attempt", target: "< 500 ms", measured: `${perAttempt.toFixed(1)} ms`, met: perAttempt < 500 }
+      { name: "sandbox cost per Attempt", target: "< 300 ms", measured: `${perAttempt.toFixed(1)} ms`, met: perAttempt < 300 }
     ],
     notes: [
       "Each further agent turn adds the session row's cost, each further verify command the verify row's, each allowed endpoint a socat pair."

@@ -49,7 +49,11 @@ describe("usine doctor", () => {
           "✓ clock: within",
           "✓ acme/widgets: the token can read it and write issues, contents and pull requests (probed, nothing changed)",
           "✓ worker local: reachable",
-          "✓ worker local: the bubblewrap sandbox works",
+          "✓ worker local: the bubblewrap sandbox works; agents run as ",
+          // The tests run as root (as CI does): the agent is switched to the default sandbox uid (ADR 0084).
+          ...(process.getuid?.() === 0 ? ["run as uid 65534 (the daemon is root there: setpriv switches to it)"] : []),
+          "✓ worker local: limits: rlimits by prlimit (",
+          "memory 4 GiB a process, 512 processes of the agent's uid, 3600 s CPU a process, files up to 10 GiB; tmpfs /tmp 1 GiB, HOME 1 GiB; worktree up to 10 GiB at harvest",
           "✓ worker local: git",
           "free under",
           "✓ worker local: agent demo:",

@@ -13,6 +13,8 @@ export interface WorkerStatus {
   readonly detail?: string | undefined
   /** How it confines agents (ADR 0054); `none` is shown as a warning. */
   readonly sandbox?: "bubblewrap" | "none" | undefined
+  /** Who the agent runs as in its sandbox, and which mechanism enforces which limits (ADR 0084). */
+  readonly confinement?: { readonly user: string; readonly limits: string } | undefined
 }
 
 /** The Workers' slots, capabilities and health; the app implements it from the WorkerSlots and the transports. */

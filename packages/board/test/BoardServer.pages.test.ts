@@ -17,7 +17,11 @@ describe("Board pages and their JSON twins", () => {
     Effect.gen(function* () {
       const { client, engine, memory, store } = yield* startBoard({
         settings: { pageSize: 3 },
-        workers: [{ name: "w1", slotsUsed: 1, slotsMax: 4, capabilities: ["codex"], lostCapabilities: ["claude"], health: "degraded" }],
+        workers: [{
+          name: "w1", slotsUsed: 1, slotsMax: 4, capabilities: ["codex"], lostCapabilities: ["claude"], health: "degraded",
+          sandbox: "bubblewrap",
+          confinement: { user: "uid 65534 (the daemon is root there: setpriv switches to it)", limits: "rlimits by prlimit (this host has cgroup v1 only): memory 4 GiB a process" }
+        }],
         pollFailures: [{ at: 5, repository: REPOSITORY, loop: "gated", item: 9, message: "prompt failed to render" }],
         rateQuotas: [{ resource: "core", limit: 5000, remaining: 12 }, { resource: "graphql", limit: 5000, remaining: 4000 }]
       })
@@ -79,6 +83,8 @@ describe("Board pages and their JSON twins", () => {
       const workersHtml = (yield* promise(() => browser.get("/workers"))).body
       const workers = JSON.parse((yield* promise(() => browser.get("/api/workers"))).body)
       assert.deepStrictEqual(texts(workersHtml, "worker-slots"), workers.workers.map((w: any) => `${w.slotsUsed}/${w.slotsMax}`))
+      assert.deepStrictEqual(texts(workersHtml, "worker-limits"), workers.workers.map((w: any) => w.confinement.limits))
+      assert.include(texts(workersHtml, "worker-sandbox")[0], "as uid 65534 (the daemon is root there")
       const loopsHtml = (yield* promise(() => browser.get("/loops"))).body
       const loops = JSON.parse((yield* promise(() => browser.get("/api/loops"))).body)
       assert.deepStrictEqual(attrs(loopsHtml, "loop", "data-loop"), loops.loops.map((l: any) => l.name))

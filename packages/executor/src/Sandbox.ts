@@ -1,7 +1,8 @@
 import { Data, Effect } from "effect"
 import * as path from "node:path/posix"
-import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
-import { bwrapArgs, NAMESPACE_FLAGS, type SystemEntry } from "./Sandbox/bwrapArgs"
+import { HostOperationFailed, type TransportError, type WorkerTransportShape } from "./WorkerTransport"
+import { bwrapArgs, NAMESPACE_FLAGS, ROOT_NAMESPACE_FLAGS, type SystemEntry } from "./Sandbox/bwrapArgs"
+import { type Confinement, confinementOn, type ConfinementSettings, DEFAULT_CONFINEMENT, etcFiles } from "./Sandbox/Confinement"
 import { type Endpoint, planBridges } from "./Sandbox/endpoints"
 import { insideScript, launcherScript } from "./Sandbox/scripts"
 
@@ -23,12 +24,15 @@ export interface SandboxRequest {
   readonly path: string | undefined
   /** The command; a function of the private HOME when the command sets its own environment (`env -i`). */
   readonly argv: ReadonlyArray<string> | ((home: string) => ReadonlyArray<string>)
+  /** The Worker's `sandbox_uid` and limits (ADR 0084); the defaults when absent. */
+  readonly confinement?: ConfinementSettings | undefined
 }
 
 /** The sandboxed argv, run in place of the command, and the private HOME it sees. */
 export interface Sandboxed {
   readonly argv: ReadonlyArray<string>
   readonly home: string
+  readonly confinement: Confinement
 }
 
 /** The host cannot run the sandbox: bwrap or socat is missing, or bwrap cannot create its namespaces there. */
@@ -47,11 +51,17 @@ const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", 
 const isSystem = (p: string) => SYSTEM.some((dir) => p === dir || p.startsWith(`${dir}/`))
 
 /**
- * Prints the host's layout: `H home`, `D folder`, `L link target`, `T path` for a tool's path as found and its real
+ * Prints the host's layout: `U uid gid` of the daemon's user, `H home`, `D folder`, `L link target`, `T path` for a tool's path as found and its real
  * path, `M path` for where the linked packages of a tool's `node_modules` really are (pnpm's store in a workspace's
  * root `node_modules`, or a workspace package), `R expanded<TAB>realpath`.
+ * `$1` is the PATH tools are looked up on, `$2` the uid a root daemon's agent runs as, `$3` a folder of the session's.
+ * After the tools (up to `--`) come the read-only paths, then the login files (each up to `--`): one that uid cannot
+ * read is copied into `$3`, given to it and readable by it only, and that copy is shown instead. Last come the
+ * writable paths: a root daemon gives them to that uid, links not followed, so the agent can write them.
  */
-const layoutScript = `h=$1; shift
+const layoutScript = `h=$1; o=$2; l=$3; shift 3
+while read -r k v _; do case $k in Uid:) me=$v ;; Gid:) gid=$v ;; esac; done </proc/self/status
+printf 'U %s %s\\n' "$me" "$gid"
 printf 'H %s\\n' "$HOME"
 for p in ${SYSTEM.join(" ")}; do
   if [ -L "$p" ]; then printf 'L %s %s\\n' "$p" "$(readlink "$p")"; elif [ -d "$p" ]; then printf 'D %s\\n' "$p"; fi
@@ -66,10 +76,25 @@ while [ "$1" != -- ]; do
   esac
 done
 shift
-for r; do
-  case $r in '~/'*) e=$HOME/\${r#'~/'} ;; *) e=$r ;; esac
+while [ "$1" != -- ]; do
+  case $1 in '~/'*) e=$HOME/\${1#'~/'} ;; *) e=$1 ;; esac
   [ -e "$e" ] && printf 'R %s\\t%s\\n' "$e" "$(readlink -f "$e")"
+  shift
 done
+shift; i=0
+while [ "$1" != -- ]; do
+  r=$1; shift
+  case $r in '~/'*) e=$HOME/\${r#'~/'} ;; *) e=$r ;; esac
+  [ -e "$e" ] || continue
+  i=$((i+1)); c=$l/$i
+  if [ "$me" = 0 ] && ! setpriv --reuid="$o" --regid="$o" --clear-groups sh -c '[ -r "$1" ] && { [ ! -d "$1" ] || [ -x "$1" ]; }' - "$e"; then
+    rm -rf "$c" && mkdir -p "$l" && cp -RL -- "$e" "$c" && chown -R -h "$o:$o" "$c" && chmod -R go-rwx "$c" || exit 1
+    printf 'R %s\\t%s\\n' "$e" "$c"
+  else printf 'R %s\\t%s\\n' "$e" "$(readlink -f "$e")"
+  fi
+done
+shift
+if [ "$me" = 0 ] && [ $# -gt 0 ]; then chown -R -h -P "$o:$o" -- "$@" || exit 1; fi
 exit 0
 `
 
@@ -97,12 +122,21 @@ export const sandboxCommand = Effect.fn("Sandbox.command")(function* (
   transport: WorkerTransportShape,
   request: SandboxRequest
 ): Effect.fn.Return<Sandboxed, TransportError> {
+  const settings = request.confinement ?? DEFAULT_CONFINEMENT
   const probed = yield* transport.exec({
-    argv: ["sh", "-c", layoutScript, "usine-sandbox-layout", request.path ?? "/usr/bin:/bin", ...request.tools, "--", ...request.readOnly, ...request.homeFiles],
-    timeoutMs: 30_000
+    argv: [
+      "sh", "-c", layoutScript, "usine-sandbox-layout", request.path ?? "/usr/bin:/bin", String(settings.sandboxUid),
+      path.join(request.dir, "login"), ...request.tools, "--", ...request.readOnly, "--", ...request.homeFiles, "--", ...request.writable
+    ],
+    timeoutMs: 120_000
   })
+  if (probed.exitCode !== 0) {
+    return yield* new HostOperationFailed({ host: transport.host, operation: "prepare the sandbox", detail: probed.stderr.trim().slice(0, 500) })
+  }
   const lines = probed.stdout.split("\n").filter((line) => line !== "")
   const field = (line: string, n: number) => line.split(" ")[n] ?? ""
+  const user = (lines.find((line) => line.startsWith("U ")) ?? "U 0 0").split(" ")
+  const confinement = confinementOn(settings, Number(user[1]), Number(user[2]))
   const hostHome = (lines.find((line) => line.startsWith("H ")) ?? "H /").slice(2)
   const home = homeOf(hostHome)
   const system: Array<SystemEntry> = lines.flatMap((line): Array<SystemEntry> =>
@@ -127,11 +161,17 @@ export const sandboxCommand = Effect.fn("Sandbox.command")(function* (
   const { bridges, hosts } = planBridges(request.network)
   yield* transport.makeDirectory(net)
   yield* transport.writeFile(path.join(net, "hosts"), hosts)
-  const bwrap = bwrapArgs({ system, home, readOnly: [...tools, ...readOnly], files, dir: request.dir, writable: request.writable, workdir: request.workdir })
+  const etc = etcFiles(confinement, home)
+  yield* transport.writeFile(path.join(net, "passwd"), etc.passwd)
+  yield* transport.writeFile(path.join(net, "group"), etc.group)
+  const bwrap = bwrapArgs({
+    system, home, readOnly: [...tools, ...readOnly], files, dir: request.dir, writable: request.writable, workdir: request.workdir, confinement
+  })
   return {
     home,
+    confinement,
     argv: [
-      "/bin/sh", "-c", launcherScript, "usine-sandbox", net,
+      "/bin/sh", "-c", launcherScript, "usine-sandbox", net, confinement.switchUser ? String(confinement.uid) : "",
       ...bridges.flatMap((b) => [b.socket, b.target]), "--",
       ...bwrap,
       "/bin/sh", "-c", insideScript, "usine-sandbox-inside", net,
@@ -153,7 +193,9 @@ export const probeSandbox = Effect.fn("Sandbox.probe")(function* (
       "sh",
       "-c",
       `for b in bwrap socat; do command -v $b >/dev/null 2>&1 || { echo "$b is not installed"; exit 1; }; done
-out=$(bwrap ${NAMESPACE_FLAGS.join(" ")} --ro-bind / / --proc /proc --dev /dev true 2>&1) || { printf 'bwrap cannot create its namespaces: %s\\n' "$out" | head -1; exit 1; }`
+if [ "$(id -u)" = 0 ]; then flags="${ROOT_NAMESPACE_FLAGS.join(" ")}"; need="prlimit setpriv"; else flags="${NAMESPACE_FLAGS.join(" ")}"; need=prlimit; fi
+for b in $need; do command -v $b >/dev/null 2>&1 || { echo "$b (util-linux) is not installed"; exit 1; }; done
+out=$(bwrap $flags --ro-bind / / --proc /proc --dev /dev --size 1048576 --tmpfs /tmp true 2>&1) || { printf 'bwrap cannot create its namespaces: %s\\n' "$out" | head -1; exit 1; }`
     ],
     timeoutMs: 30_000
   })

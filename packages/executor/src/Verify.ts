@@ -24,7 +24,7 @@ export interface VerifyOptions {
 }
 
 /** Where a round's sandbox keeps its bridges, and what it sees and reaches besides the worktree. */
-export interface VerifySandbox extends Pick<SandboxRequest, "readOnly" | "tools" | "network"> {
+export interface VerifySandbox extends Pick<SandboxRequest, "readOnly" | "tools" | "network" | "confinement"> {
   /** A folder of the round's own in the Attempt's folder. */
   readonly dir: string
 }

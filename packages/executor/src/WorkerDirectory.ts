@@ -1,4 +1,5 @@
 import type { WorkerSandbox } from "@usine/core/config/WorkerConfig"
+import type { ConfinementSettings } from "./Sandbox/Confinement"
 import type { WorkerTransportShape } from "./WorkerTransport"
 
 /** A Worker this executor runs Attempts on: this machine or an ssh host, through its transport. */
@@ -10,6 +11,8 @@ export interface ExecutorWorker {
   readonly sandbox?: WorkerSandbox | undefined
   /** False for a Worker on another host (ssh): the daemon's loopback, where its model proxy listens, is not there. */
   readonly local?: boolean | undefined
+  /** The uid a root daemon's sandbox switches to and the limits (ADR 0084); the defaults when absent. */
+  readonly confinement?: ConfinementSettings | undefined
 }
 
 /**

@@ -4,6 +4,7 @@ import type { WorkerConfig, WorkerSandbox } from "@usine/core/config/WorkerConfi
 import * as LocalTransport from "./LocalTransport"
 import type { ExecutorWorker, WorkerDirectory } from "./WorkerDirectory"
 import { probeSandbox, SandboxUnavailable } from "./Sandbox"
+import type { ConfinementSettings } from "./Sandbox/Confinement"
 import * as SshTransport from "./SshTransport"
 import type { WorkerTransportShape } from "./WorkerTransport"
 import { acquireWorkerRootLock, holderNote } from "./WorkerRootLock"
@@ -37,6 +38,8 @@ interface Entry extends ExecutorWorker {
   readonly name: string
   /** Changed in place by a reload: the next Attempt on it is confined (or not) accordingly. */
   sandbox: WorkerSandbox
+  /** Changed in place by a reload too. */
+  confinement: ConfinementSettings
   /** What makes it the same Worker: a change of type, host or root replaces it. */
   readonly identity: string
   readonly scope: Scope.CloseableScope
@@ -44,6 +47,8 @@ interface Entry extends ExecutorWorker {
   active: number
   retired: boolean
 }
+
+const confinementOf = (worker: WorkerConfig): ConfinementSettings => ({ sandboxUid: worker.sandboxUid, limits: worker.limits })
 
 const identityOf = (worker: WorkerConfig) => JSON.stringify([worker.type, worker.host ?? null, worker.root])
 
@@ -106,7 +111,7 @@ export const makeWorkerPool = (place: WorkerPlace) =>
           yield* announceSandbox(name, worker.sandbox, transport)
           return { transport, root }
         }).pipe(Scope.extend(scope), Effect.onError(() => Scope.close(scope, Exit.void)))
-        const entry: Entry = { ...opened, name, sandbox: worker.sandbox, local: worker.type !== "ssh", identity: identityOf(worker), scope, active: 0, retired: false }
+        const entry: Entry = { ...opened, name, sandbox: worker.sandbox, local: worker.type !== "ssh", confinement: confinementOf(worker), identity: identityOf(worker), scope, active: 0, retired: false }
         current.set(name, entry)
         return entry
       })
@@ -161,6 +166,7 @@ export const makeWorkerPool = (place: WorkerPlace) =>
       for (const entry of [...current.values()]) {
         const next = config.workers[entry.name]
         if (next !== undefined && identityOf(next) === entry.identity) {
+          entry.confinement = confinementOf(next)
           if (next.sandbox !== entry.sandbox) {
             entry.sandbox = next.sandbox
             yield* announceSandbox(entry.name, next.sandbox, entry.transport)

@@ -3,6 +3,7 @@ import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import type { WorkerConfig } from "@usine/core/config/WorkerConfig"
 import * as LocalTransport from "@usine/executor/LocalTransport"
 import { probeSandbox } from "@usine/executor/Sandbox"
+import { describeLimits, describeUser, probeLimits } from "@usine/executor/Sandbox/probeLimits"
 import * as SshTransport from "@usine/executor/SshTransport"
 import type { WorkerTransportShape } from "@usine/executor/WorkerTransport"
 import { pathFrom } from "../daemon/StartupPlan"
@@ -44,14 +45,21 @@ const gitLine = (label: string, transport: WorkerTransportShape) =>
       : fail(`${label}: git ${match[0]} is older than ${MIN_GIT.join(".")}: upgrade git there`)
   })
 
-const sandboxLine = (label: string, worker: WorkerConfig, transport: WorkerTransportShape) =>
+const sandboxLines = (label: string, worker: WorkerConfig, transport: WorkerTransportShape) =>
   worker.sandbox === "none"
-    ? Effect.succeed(warn(`${label}: sandbox: none, agents and verify commands run unconfined there`))
-    : Effect.map(probeSandbox(transport), (unavailable) =>
-        unavailable === undefined
-          ? pass(`${label}: the bubblewrap sandbox works`)
-          : fail(`${label}: no working sandbox (${unavailable}): install bubblewrap and socat there, or set \`sandbox: none\` on the Worker`)
-      )
+    ? Effect.succeed([warn(`${label}: sandbox: none, agents and verify commands run unconfined there, without limits`)])
+    : Effect.gen(function* () {
+        const unavailable = yield* probeSandbox(transport)
+        if (unavailable !== undefined) {
+          return [fail(`${label}: no working sandbox (${unavailable}): install bubblewrap and socat there, or set \`sandbox: none\` on the Worker`)]
+        }
+        const settings = { sandboxUid: worker.sandboxUid, limits: worker.limits }
+        const host = yield* probeLimits(transport)
+        return [
+          pass(`${label}: the bubblewrap sandbox works; agents run as ${describeUser(settings, host)}`),
+          pass(`${label}: limits: ${describeLimits(settings, host)}`)
+        ]
+      })
 
 /**
  * One Worker: reachable (a local one always is; an ssh one through the daemon's own transport, so its failure reads
@@ -79,7 +87,7 @@ export const checkWorker = (options: {
           ? pass(`${label}: reachable (${worker.type === "ssh" ? `ssh ${worker.host ?? name}` : "this machine"})`)
           : fail(`${label}: \`true\` exited ${reached.exitCode} on ${transport.host}`)
       ]
-      lines.push(yield* sandboxLine(label, worker, transport))
+      lines.push(...(yield* sandboxLines(label, worker, transport)))
       lines.push(yield* diskLine(label, transport, root))
       lines.push(yield* gitLine(label, transport))
       const agents = worker.agents ?? Object.keys(config.agents)

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Option, Redacted } from "effect"
 import { readFileSync } from "node:fs"
+import { DEFAULT_LIMITS } from "@usine/core/config/WorkerLimits"
 import { parseConfig } from "@usine/core/config/parseConfig"
 
 const example = readFileSync(new URL("../../../../usine.yaml.example", import.meta.url), "utf8")
@@ -55,7 +56,7 @@ describe("parseConfig", () => {
       assert.strictEqual(config.github.apiUrl, "https://api.github.com")
       assert.deepStrictEqual(config.board.listen, { host: "127.0.0.1", port: 8787 })
       assert.deepStrictEqual(config.workers, {
-        local: { type: "local", maxConcurrentAttempts: 1, root: "~/.usine/workspaces", sandbox: "bubblewrap" }
+        local: { type: "local", maxConcurrentAttempts: 1, root: "~/.usine/workspaces", sandbox: "bubblewrap", sandboxUid: 65534, limits: DEFAULT_LIMITS }
       })
     })
   )

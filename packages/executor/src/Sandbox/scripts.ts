@@ -1,18 +1,19 @@
 /**
  * The `sh -c` program that runs outside the sandbox, in the session's process group (so it outlives the daemon and
- * dies with the session): `$1` is the bridge folder, then `socket host:port` pairs up to `--`, then bwrap's argv.
+ * dies with the session): `$1` is the bridge folder, `$2` the uid the sockets are given to (a root daemon's sandbox,
+ * whose agent has another uid; empty otherwise), then `socket host:port` pairs up to `--`, then bwrap's argv.
  * For each pair, once the endpoint accepts a connection, it starts a `socat` listening on the unix socket that
  * connects to the endpoint; an endpoint that refuses is tried again every second (`N.sock.down` says so), so the
  * agent sees it refused, as it would without the sandbox, until it comes up. It waits for the first try of every
  * bridge (all at once), runs bwrap, stops the bridges and exits with bwrap's status (the agent's).
  */
-export const launcherScript = `n=$1; shift; b=; w=; socat=$(command -pv socat)
+export const launcherScript = `n=$1; o=$2; shift 2; b=; w=; socat=$(command -pv socat)
 while [ "$1" != -- ]; do
   s=$1; t=$2; shift 2
   (cd "$n" && command -p rm -f "$s" "$s.down"
     until "$socat" -u OPEN:/dev/null TCP:"$t",connect-timeout=2 2>/dev/null; do : >"$s.down"; command -p sleep 1; done
     command -p rm -f "$s.down"
-    exec "$socat" UNIX-LISTEN:"$s",fork,mode=600 TCP:"$t") </dev/null >/dev/null 2>>"$n/bridges.log" &
+    exec "$socat" "UNIX-LISTEN:$s,fork,mode=600\${o:+,user=$o,group=$o}" TCP:"$t") </dev/null >/dev/null 2>>"$n/bridges.log" &
   b="$b $!"; w="$w $s"
 done
 shift

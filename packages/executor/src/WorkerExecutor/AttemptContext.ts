@@ -16,6 +16,7 @@ import type { WorkerTransportShape } from "../WorkerTransport"
 import type * as Workspace from "../Workspace"
 import { mirrorFolderName } from "../Workspace/WorkspacePaths"
 import { startRepoOf } from "../Workspace/startRepo"
+import type { ConfinementSettings } from "../Sandbox/Confinement"
 import type { AttemptJournal } from "./AttemptJournal"
 import type { TranscriptCursor } from "./TranscriptCursor"
 
@@ -29,6 +30,8 @@ export interface WorkerHandle {
   readonly sandbox: () => WorkerSandbox
   /** Whether the Worker is on the daemon's host, where an Attempt's model proxy can be reached (ADR 0086). */
   readonly local?: boolean
+  /** The uid and limits of its sandboxes now (ADR 0084), asked at each use like `sandbox`. */
+  readonly confinement: () => ConfinementSettings
 }
 
 /** What every Attempt of this executor shares. */

@@ -1,3 +1,4 @@
+import { DEFAULT_CONFINEMENT } from "../Sandbox/Confinement"
 import { Effect, Option } from "effect"
 import * as path from "node:path/posix"
 import { AgentFailure } from "@usine/core/attempt/failure"
@@ -50,7 +51,8 @@ export const AttemptLocator = {
               sessions: DurableSession.make(config.transport),
               // Asked at each use: a reload may change it without replacing the Worker.
               sandbox: () => config.sandbox ?? "bubblewrap",
-              local: config.local !== false
+              local: config.local !== false,
+              confinement: () => config.confinement ?? DEFAULT_CONFINEMENT
             }
             opened.set(config, handle)
             return handle

@@ -32,6 +32,7 @@ export const agentSandbox = (
         writable: [ctx.worktree],
         readOnly: startObjects(ctx),
         homeFiles: ctx.agent.sandboxReadOnly ?? [],
+        confinement: ctx.worker.confinement(),
         tools: ["git", "node"],
         network: [
           ...agentEndpoints({ harness: ctx.harness.name, env, providerBaseUrl, named: ctx.agent.network ?? [] }),
@@ -47,5 +48,6 @@ export const verifySandbox = (ctx: AttemptContext, round: number): VerifySandbox
         dir: path.join(ctx.attemptDir, `verify-${round}`),
         readOnly: startObjects(ctx),
         tools: ["git", "node"],
-        network: loopHosts(ctx)
+        network: loopHosts(ctx),
+        confinement: ctx.worker.confinement()
       }

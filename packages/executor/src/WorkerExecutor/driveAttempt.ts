@@ -13,6 +13,7 @@ import { verifySandbox } from "./attemptSandbox"
 import { journalRows } from "./journalRows"
 import { judgeFeedback } from "./judgeVerdict"
 import { retryHarvest } from "./retryHarvest"
+import { worktreeTooBig } from "./worktreeTooBig"
 import { type Judge, runJudge } from "./runJudge"
 import { runSetup } from "./runSetup"
 import { runTurn } from "./runTurn"
@@ -54,7 +55,13 @@ const salvageNote = (ctx: AttemptContext, begin: BeginEntry): Effect.Effect<{ re
  * Records the Attempt's outcome once: a stored outcome is replayed as it is; a new one is computed, a failure's
  * work salvaged, then written to the journal before its row is emitted.
  */
-const finish = (ctx: AttemptContext, begin: BeginEntry, compute: Effect.Effect<AttemptOutcome, TransportError>) =>
+const finish = (
+  ctx: AttemptContext,
+  begin: BeginEntry,
+  compute: Effect.Effect<AttemptOutcome, TransportError>,
+  // A worktree over the disk limit is not read again to be salvaged (ADR 0084).
+  salvage = true
+) =>
   Effect.gen(function* () {
     const stored = ctx.journal.find("outcome", () => true)
     if (Option.isSome(stored)) {
@@ -62,7 +69,11 @@ const finish = (ctx: AttemptContext, begin: BeginEntry, compute: Effect.Effect<A
       return stored.value.outcome
     }
     const outcome = yield* compute
-    const salvaged = outcome._tag === "Failed" ? yield* salvageNote(ctx, begin) : undefined
+    const salvaged = outcome._tag !== "Failed"
+      ? undefined
+      : salvage
+      ? yield* salvageNote(ctx, begin)
+      : { salvage: "Refused" as const, note: "; the work was not salvaged" }
     const summary =
       outcome._tag === "Succeeded"
         ? outcome.result.summary ?? "succeeded"
@@ -162,6 +173,8 @@ export const driveAttempt = Effect.fn("WorkerExecutor.drive")(function* (ctx: At
     if (round >= policy.verifyRounds) return yield* finish(ctx, begin.value, Effect.succeed(failed(next.failure)))
     prompt = next.prompt
   }
+  const tooBig = yield* worktreeTooBig(ctx)
+  if (tooBig !== undefined) return yield* finish(ctx, begin.value, Effect.succeed(failed(tooBig)), false)
   if (policy.pullRequestGate === true) return yield* finish(ctx, begin.value, hold(ctx, begin.value))
   return yield* finish(ctx, begin.value, harvestNow(ctx, begin.value))
 })

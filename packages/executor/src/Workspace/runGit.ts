@@ -31,7 +31,9 @@ export const DAEMON_GIT_CONFIG: ReadonlyArray<string> = [
   "protocol.fd.allow=never",
   "protocol.ssh.allow=never",
   "protocol.git.allow=never",
-  "protocol.file.allow=always"
+  "protocol.file.allow=always",
+  // A root daemon's agent owns its worktree (ADR 0084); the daemon reads it with the settings above, never its config.
+  "safe.directory=*"
 ]
 
 /** The whole environment of a daemon git command: nothing of the daemon's own reaches it. */

@@ -55,6 +55,10 @@ export const hostileDaemon = (options: {
   readonly env?: Readonly<Record<string, string>>
   /** More variables for the agent (an attack's size). */
   readonly agentEnv?: Readonly<Record<string, string>>
+  /** The agent's script: `hostileAgent.sh` unless given (another file of `support/`). */
+  readonly script?: string
+  /** More keys of the Worker, each line indented as under `workers.local` (`limits:`, `sandbox_uid:`). */
+  readonly workerKeys?: string
 } = {}) =>
   Effect.gen(function* () {
     const dir = yield* scopedDir
@@ -71,7 +75,8 @@ export const hostileDaemon = (options: {
     chmodSync(tokenFile, 0o600)
     const env = { MARKERS: markers, LOOT: loot, LISTENER: listener.url, EMULATOR: sim.url, WORKER_ROOT: options.sandbox === "none" ? join(dir, "not-told") : workerRoot, DAEMON_DIR: dir, ...options.env, ...options.agentEnv }
     // `$${` is usine.yaml's literal `${`.
-    const agent = `  hostile:\n    harness: command\n    command: [sh, -c, ${JSON.stringify(SCRIPT.replaceAll("${", () => "$${"))}]\n    env: ${JSON.stringify(env)}\n`
+    const script = options.script === undefined ? SCRIPT : readFileSync(fileURLToPath(new URL(`./${options.script}`, import.meta.url)), "utf8")
+    const agent = `  hostile:\n    harness: command\n    command: [sh, -c, ${JSON.stringify(script.replaceAll("${", () => "$${"))}]\n    env: ${JSON.stringify(env)}\n`
     const loops = options.loops ?? `
   - name: hostile
     on: issues
@@ -93,7 +98,7 @@ export const hostileDaemon = (options: {
       .replace("agents:\n", () => `agents:\n${agent}`)
       .replace(`root: ${JSON.stringify(workerRoot)}\n`, () => `root: ${JSON.stringify(workerRoot)}\n    max_concurrent_attempts: ${options.slots ?? 2}\n${
         options.sandbox === undefined ? "" : `    sandbox: ${options.sandbox}\n`
-      }`)
+      }${options.workerKeys ?? ""}`)
     writeFileSync(join(dir, "usine.yaml"), config)
     const usine = yield* startUsine(dir, ["up"], { GITHUB_TOKEN: token })
     // Runs before the archive (finalizers run last first): the agent's raw output holds what it printed.

@@ -29,7 +29,14 @@ export const REPOSITORY = "acme/widgets"
 export const AGENT_SCRIPT = fileURLToPath(new URL("../fixtures/agent.sh", import.meta.url))
 
 /** The scripted agent in one mode, committing as a made-up person. */
-export const scriptedAgent = (mode: string, values: Record<string, string> = {}): AgentConfig => ({
+export const scriptedAgent = (mode: string, values: Record<string, string> = {}): AgentConfig => {
+  // A root daemon's agent runs as another uid (ADR 0084): a folder it cannot read would be shown as a copy made at
+  // start, and the gate is created later. Open to read, it is shown live.
+  if (values["GATE"] !== undefined && fs.existsSync(path.dirname(values["GATE"]))) fs.chmodSync(path.dirname(values["GATE"]), 0o755)
+  return scriptedAgentConfig(mode, values)
+}
+
+const scriptedAgentConfig = (mode: string, values: Record<string, string>): AgentConfig => ({
   harness: "command",
   command: ["sh", AGENT_SCRIPT],
   // The test's gate file lives outside the worktree: the sandbox shows its folder, read-only, as it would a login file.
