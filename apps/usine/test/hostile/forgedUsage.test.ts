@@ -33,7 +33,19 @@ const forgedLine = (input: number, marker: string) =>
       stopReason: "stop"
     }
   })
-const forge = (input: number, marker: string) => `printf '%s\\n' '${forgedLine(input, marker)}' >> /proc/$PPID/fd/1; ${lookForKey}`
+// Whether the write went through is the tool's to say: an agent of another uid than the stream's owner (a root
+// daemon's sandbox, ADR 0084) cannot reopen its parent's stdout at all; an agent of the daemon's own uid can.
+const forge = (input: number, marker: string) =>
+  `if printf '%s\\n' '${forgedLine(input, marker)}' 2>/dev/null >> /proc/$PPID/fd/1; then echo FORGE-WRITTEN; else echo FORGE-REFUSED; fi; ${lookForKey}`
+
+/** What became of the forgery: written into the stream usine reads (and then its row is in the transcript), or refused. */
+const forgery = (view: RunView, marker: string): "written" | "refused" => {
+  const output = toolOutput(view)
+  if (output.includes("FORGE-REFUSED")) return "refused"
+  assert.include(output, "FORGE-WRITTEN", "the forging tool ran")
+  assert.isTrue(view.transcript.lines.some((l) => l.kind !== "tool_call" && l.text.includes(marker)), "the forged line reached the stream usine reads")
+  return "written"
+}
 
 // 930 tokens a request (the scripted model's default): the third request takes a Run past 2,000. The cap stops the
 // Attempt at once, so the second tool waits two seconds: the first tool's output (what it found) is in the
@@ -87,7 +99,8 @@ describe("hostile agent: forged usage and the provider key, with the real Pi CLI
           assert.isAtMost(w.models[name]?.requests.length ?? 99, 3, `${name}: stopped at the cap, not at the end of its script`)
         }
         const forged = yield* runView(w, (yield* w.ledger.closedRun("forged-negative", 1)).id)
-        assert.isTrue(forged.transcript.lines.some((l) => l.text.includes("FORGED-NEGATIVE")), "the forged line reached the stream usine reads")
+        // Either way the Run stopped at the cap above; written, its negative figures are shown as none.
+        console.log(`forged negative usage: ${forgery(forged, "FORGED-NEGATIVE")}`)
       }), 180_000)
 
     it.effect("a forged billion tokens spends no daily cap: another Loop's Run is admitted; the disagreement is on the Run", () =>
@@ -95,15 +108,23 @@ describe("hostile agent: forged usage and the provider key, with the real Pi CLI
         const w = yield* World
         const run = yield* w.ledger.closedRun("forged-positive", 120)
         const view = yield* runView(w, run.id)
-        assert.isTrue(view.transcript.lines.some((l) => l.text.includes("FORGED-POSITIVE")), "the forged line reached the stream usine reads")
+        const written = forgery(view, "FORGED-POSITIVE") === "written"
+        console.log(`forged positive usage: ${written ? "written" : "refused"}`)
         assert.include(toolOutput(view), "ENV-HITS:0")
         const daily = yield* w.ledger.dailyTokens()
         assert.isBelow(daily.get("global") ?? Infinity, 20_000, JSON.stringify([...daily]))
         assert.isBelow(daily.get("loop:forged-positive") ?? Infinity, 5_000)
-        assert.isTrue(
-          view.timeline.some((e) => e.note === "UsageDisagreed" && /stream reported 1,000,00\d,\d{3} tokens, usine's model proxy counted 1,860/.test(e.why)),
-          JSON.stringify(view.timeline)
-        )
+        const usageRows = view.transcript.lines.filter((l) => l.usage !== undefined)
+        if (written) {
+          assert.isTrue(
+            view.timeline.some((e) => e.note === "UsageDisagreed" && /stream reported 1,000,00\d,\d{3} tokens, usine's model proxy counted 1,860/.test(e.why)),
+            JSON.stringify({ timeline: view.timeline, usage: usageRows })
+          )
+        } else {
+          // Refused: the stream holds only Pi's own figures, which agree with the proxy's count.
+          assert.isTrue(usageRows.every((l) => (l.usage?.inputTokens ?? 0) < 1_000_000), JSON.stringify(usageRows))
+          assert.isFalse(view.timeline.some((e) => e.note === "UsageDisagreed"), JSON.stringify(view.timeline))
+        }
 
         yield* w.label("later")
         const later = yield* w.ledger.closedRun("later", 120)

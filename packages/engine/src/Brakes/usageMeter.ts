@@ -46,12 +46,15 @@ export const makeUsageMeter = Effect.fn("Brakes.usageMeter")(function*(run: Run,
   return {
     /** Completes when the Run crossed a cap. */
     crossed: Deferred.await(crossed),
-    /** Takes the newest usage row of a batch of transcript rows (a session total, clamped); counts it without a proxy. */
+    /**
+     * Takes each usage row of a batch of transcript rows in order (session totals, clamped: one a forged line raised
+     * stays raised, even when an honest row follows it in the batch); counts the result without a proxy.
+     */
     record: (entries: ReadonlyArray<TranscriptEntry>): Effect.Effect<void> =>
       Effect.suspend(() => {
-        const usage = entries.findLast((entry) => entry.usage !== undefined)?.usage
-        if (usage === undefined) return Effect.void
-        stream = clampUsage(stream, usage)
+        const before = stream
+        for (const entry of entries) if (entry.usage !== undefined) stream = clampUsage(stream, entry.usage)
+        if (stream === undefined || stream === before) return Effect.void
         return metered === undefined ? account(stream) : Effect.void
       }),
     /** Adds one answered request's usage as the model proxy counted it; the first call (zero) says the proxy started. */
