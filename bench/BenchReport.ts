@@ -26,7 +26,7 @@ const cell = (value: string | number): string =>
   typeof value === "number" ? (Number.isInteger(value) ? value.toLocaleString("en-US") : value.toFixed(value < 10 ? 2 : 1)) : value
 
 /** A Markdown table, so the output pastes into RESULTS.md as it is. */
-export const formatTable = (table: BenchTable): string => {
+const formatTable = (table: BenchTable): string => {
   const rows = table.rows.map((row) => row.map(cell))
   const widths = table.columns.map((c, i) => Math.max(c.length, ...rows.map((r) => (r[i] ?? "").length)))
   const line = (values: ReadonlyArray<string>) =>

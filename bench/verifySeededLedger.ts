@@ -6,7 +6,7 @@ import { closedStateOf, type OpenMix, openPair, pairCount, pairSubmission, SEED_
 const check = (holds: boolean, what: string) => (holds ? Effect.void : Effect.dieMessage(`seeded ledger invalid: ${what}`))
 
 /** The pair the budget check spends (it leaves an Ask on its Item): benches must not use it. */
-export const verificationPair = (events: number): number => pairCount(events) - 1
+const verificationPair = (events: number): number => pairCount(events) - 1
 
 /**
  * Proves the bulk-loaded rows are what the store itself would have written: the store reads them back, replays

@@ -12,7 +12,7 @@ import { type ProcSample, procSample } from "../throughput/procSample"
 import { pullHeads } from "../throughput/pullRequestPacing"
 import { burstTimeline } from "./burstTimeline"
 
-export const OWNER = "burst"
+const OWNER = "burst"
 export const REPOSITORIES = 5
 export const SLOTS = 8
 /** Long enough for the bench to label every Item between two polls, so the burst lands in one cycle. */

@@ -6,7 +6,7 @@ import { Effect } from "effect"
 const bin = join(dirname(dirname(dirname(fileURLToPath(import.meta.url)))), "apps", "usine", "bin", "usine.js")
 
 /** `usine up` as users run it: its own Node process, started in a folder holding usine.yaml. */
-export interface DaemonProcess {
+interface DaemonProcess {
   readonly pid: number
   readonly output: () => string
   /** Resolves with the first line matching `pattern` and the time (ms since the epoch) it was first seen. */

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
 import { type StartedSim, startSim } from "@usine/github-sim/startSim"
 
-export const LOGIN = "usine-bot"
+const LOGIN = "usine-bot"
 export const LABEL = "ready-for-agent"
 export const SAMPLE_REPOSITORY = join(dirname(dirname(dirname(fileURLToPath(import.meta.url)))), "apps", "usine", "demo", "sample-repo")
 

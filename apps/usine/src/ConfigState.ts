@@ -2,7 +2,7 @@ import { Clock, Context, Effect, Layer, Option, Ref, type Stream, SubscriptionRe
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 
 /** A change to usine.yaml that was refused: the configuration in force stays. */
-export interface ConfigRejection {
+interface ConfigRejection {
   /** Epoch ms. */
   readonly at: number
   readonly file: string

@@ -6,7 +6,7 @@ import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import { daemonEnvironment } from "./daemon/DaemonEnvironment"
 
 /** The configuration file could not be read at all. */
-export class ConfigUnreadable extends Data.TaggedError("ConfigUnreadable")<{
+class ConfigUnreadable extends Data.TaggedError("ConfigUnreadable")<{
   readonly file: string
   readonly reason: string
 }> {

@@ -7,7 +7,7 @@ import { ConfigState } from "./ConfigState"
 import { daemonEnvironment } from "./daemon/DaemonEnvironment"
 
 /** How often usine.yaml is looked at; an edit applies within this time. */
-export const CONFIG_POLL_INTERVAL = Duration.seconds(2)
+const CONFIG_POLL_INTERVAL = Duration.seconds(2)
 
 const secret = (value: Option.Option<Redacted.Redacted<string>>) => Option.getOrUndefined(Option.map(value, Redacted.value))
 

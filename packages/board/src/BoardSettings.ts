@@ -64,7 +64,7 @@ const publicName = (hostName: string): { readonly host: string; readonly https: 
   return { host: url.host, https: url.protocol === "https:" }
 }
 
-export const loopInfoOf = (loop: CompiledLoop): LoopInfo => ({
+const loopInfoOf = (loop: CompiledLoop): LoopInfo => ({
   name: loop.name,
   on: loop.on,
   if: loop.if.source,

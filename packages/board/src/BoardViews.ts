@@ -22,10 +22,10 @@ import { PollFailureFeed } from "./PollFailureFeed"
 import { WorkerStatusFeed } from "./WorkerStatusFeed"
 
 /** How many transcript rows the Run page shows at first; the live stream adds the rest. */
-export const TRANSCRIPT_WINDOW = 1000
+const TRANSCRIPT_WINDOW = 1000
 
 /** How many cards the Board shows with their newest Run (two reads each); later cards show their open Runs only. */
-export const CARDS_WITH_RUNS = 100
+const CARDS_WITH_RUNS = 100
 
 /** The Runs page's filters as the operator gave them, echoed back to fill the form. */
 export type RunsQuery = Omit<RunFilter, "limit" | "itemKey"> & { readonly item?: string | undefined }

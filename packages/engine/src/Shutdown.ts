@@ -1,7 +1,7 @@
 import { Deferred, Duration, Effect, Exit } from "effect"
 
 /** How the drain wait ended. */
-export type DrainEnd = "Idle" | "Stopped" | "TimedOut"
+type DrainEnd = "Idle" | "Stopped" | "TimedOut"
 
 /**
  * Attempt admission and the shutdown latch. The first shutdown request closes admission at once; the drain then

@@ -14,7 +14,7 @@ export interface HeldSlot extends Slot {
 }
 
 /** Where a request for a slot stands: granted at once, or queued until `onGrant` is called with the slot. */
-export type SlotPlace =
+type SlotPlace =
   | { readonly _tag: "Granted"; readonly slot: HeldSlot }
   | { readonly _tag: "Queued" }
 
@@ -47,7 +47,7 @@ const byReceipt = (a: Waiter, b: Waiter): number =>
   a.receivedAt - b.receivedAt || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0)
 
 /** Workers whose harnesses include the Run's Agent, among those its Loop allows. */
-export const capableWorkers = (
+const capableWorkers = (
   workers: ReadonlyArray<WorkerSpec>,
   run: Pick<Run, "agent">,
   allowed: ReadonlyArray<string> | undefined

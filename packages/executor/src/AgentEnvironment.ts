@@ -1,5 +1,5 @@
 /** What an Agent's config says about its process environment. */
-export interface AgentEnvironmentConfig {
+interface AgentEnvironmentConfig {
   /** Names of the daemon's variables the agent may see, each granted explicitly (an API key, a proxy). */
   readonly grant: ReadonlyArray<string>
   /** Variables the config sets to literal values. */
@@ -7,7 +7,7 @@ export interface AgentEnvironmentConfig {
 }
 
 /** The agent's process environment, and what the config asked for that could not be given. */
-export interface AgentEnvironment {
+interface AgentEnvironment {
   readonly env: Readonly<Record<string, string>>
   /** Granted names the daemon's environment does not have: the agent will run without them. */
   readonly missing: ReadonlyArray<string>

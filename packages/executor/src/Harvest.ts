@@ -80,7 +80,7 @@ export const changeOf = Effect.fn("Harvest.changeOf")(function* (git: AttemptGit
 })
 
 /** Harvest's and the pull-request gate's first half: the agent's work collected, guarded and counted. */
-export type CollectedChange =
+type CollectedChange =
   | { readonly commits: readonly []; readonly nothing: StepResult }
   | {
     /** The agent's own commits since the base, oldest first: never pushed, their subjects only quoted. */
@@ -98,7 +98,7 @@ export type CollectedChange =
   }
 
 /** The message of the commit usine pushes: usine's words only, the same for every run of the same Attempt. */
-export const usineCommitMessage = (run: HarvestInput["run"], attemptNumber: number): string =>
+const usineCommitMessage = (run: HarvestInput["run"], attemptNumber: number): string =>
   `${run.loop}: work on ${itemName(run)}\n\nBuilt by usine from the agent's work (Run ${run.id}, Attempt ${attemptNumber}).`
 
 /**

@@ -13,9 +13,9 @@ import { HostOperationFailed, type TransportError, type WorkerTransportShape } f
 export const inboxPath = (attemptDir: string): string => sessionFiles(attemptDir).inbox
 
 /** How long Intervene waits for the CLI's answer before it reports the message queued: the feeder polls each second. */
-export const ANSWER_WAIT = Duration.seconds(6)
+const ANSWER_WAIT = Duration.seconds(6)
 
-export interface InterventionRequest {
+interface InterventionRequest {
   readonly attemptId: string
   readonly record: SessionRecord
   readonly message: string
@@ -25,7 +25,7 @@ export interface InterventionRequest {
   readonly answerWait?: Duration.DurationInput
 }
 
-export interface Intervened {
+interface Intervened {
   readonly delivery: Delivery
   /** Clock milliseconds when the message was handed over (or refused). */
   readonly at: number

@@ -5,7 +5,7 @@ import type { Usage } from "@usine/core/transcript/TranscriptRow"
 import { makeUsageReader } from "./ModelProxy/usageOfResponse"
 
 /** The most of a request body the proxy reads: a CLI's whole conversation, with room. */
-export const REQUEST_LIMIT = 32 * 1024 * 1024
+const REQUEST_LIMIT = 32 * 1024 * 1024
 
 /**
  * What the CLI is given as its key: not a secret. The proxy replaces it (or its absence) with the provider's key,
@@ -14,20 +14,20 @@ export const REQUEST_LIMIT = 32 * 1024 * 1024
 export const PROXY_PLACEHOLDER_KEY = "usine-model-proxy"
 
 /** The proxy could not listen (its port, on a reattach, is taken). */
-export class ModelProxyNotStarted extends Data.TaggedError("ModelProxyNotStarted")<{ readonly port: number; readonly cause: unknown }> {
+class ModelProxyNotStarted extends Data.TaggedError("ModelProxyNotStarted")<{ readonly port: number; readonly cause: unknown }> {
   override get message() {
     return `the model proxy could not listen on 127.0.0.1:${this.port}: ${String(this.cause)}`
   }
 }
 
 /** One response the proxy forwarded and what it counted for it. */
-export interface MeteredResponse {
+interface MeteredResponse {
   readonly usage: Usage
   /** False when the response reported no usage and its size stood in for it. */
   readonly reported: boolean
 }
 
-export interface ModelProxy {
+interface ModelProxy {
   /** The base URL the CLI is given: plain HTTP on the daemon's loopback, the provider's path kept. */
   readonly baseUrl: string
   readonly port: number

@@ -21,7 +21,7 @@ export type Salvaged = Data.TaggedEnum<{
 }>
 export const Salvaged = Data.taggedEnum<Salvaged>()
 
-export interface SalvageInput {
+interface SalvageInput {
   readonly git: AttemptGit
   readonly redactor: RedactorService
   /** What the Attempt's commits are measured against: its journal's begin entry, or the worktree's base. */

@@ -29,7 +29,7 @@ export interface SandboxRequest {
 }
 
 /** The sandboxed argv, run in place of the command, and the private HOME it sees. */
-export interface Sandboxed {
+interface Sandboxed {
   readonly argv: ReadonlyArray<string>
   readonly home: string
   readonly confinement: Confinement
@@ -99,7 +99,7 @@ exit 0
 `
 
 /** What of a tool's install is made visible: the outermost `node_modules` it lies in (its packages), else itself. */
-export const toolRoot = (real: string): string => {
+const toolRoot = (real: string): string => {
   const at = real.indexOf("/node_modules/")
   return at < 0 ? real : real.slice(0, at + "/node_modules".length)
 }

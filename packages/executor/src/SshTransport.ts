@@ -8,7 +8,7 @@ import * as ShellTransport from "./ShellTransport"
 import { runProcess } from "./runProcess"
 import { HostOperationFailed, WorkerUnreachable, type WorkerTransportShape } from "./WorkerTransport"
 
-export interface SshWorker {
+interface SshWorker {
   /** An ssh destination: `host`, `user@host`, or an alias from the user's ssh config. */
   readonly destination: string
   /** Further `ssh` arguments (`-p`, `-i`, `-o UserKnownHostsFile=...`); the user's ssh config applies as well. */

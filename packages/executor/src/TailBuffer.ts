@@ -2,7 +2,7 @@
  * The last `limit` bytes of a byte stream, and how many came before them: what the daemon keeps of anything an
  * agent or a command it runs prints (ADR 0085). Memory stays under `limit` plus one chunk whatever is pushed.
  */
-export interface TailBuffer {
+interface TailBuffer {
   /** Adds the next bytes of the stream. */
   readonly push: (chunk: Uint8Array) => void
   /** Bytes pushed and no longer kept. */

@@ -7,9 +7,9 @@ import { type SandboxRequest, sandboxCommand } from "./Sandbox"
 import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
 
 /** How much of a verify command's output is kept, from its end, when the Loop does not say (`output.verify_bytes`). */
-export const VERIFY_OUTPUT_BYTES = defaultOutputCaps.verifyBytes
+const VERIFY_OUTPUT_BYTES = defaultOutputCaps.verifyBytes
 
-export interface VerifyOptions {
+interface VerifyOptions {
   readonly transport: WorkerTransportShape
   readonly worktree: string
   readonly commands: ReadonlyArray<string>

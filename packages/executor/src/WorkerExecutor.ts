@@ -48,13 +48,13 @@ export interface WorkerExecutorOptions {
 }
 
 /** A Worker that stops answering mid-Attempt gets this long to come back before the Attempt is an InfraFailure. */
-export const transportRetryPolicy = Schedule.exponential("1 second").pipe(Schedule.intersect(Schedule.recurs(4)))
+const transportRetryPolicy = Schedule.exponential("1 second").pipe(Schedule.intersect(Schedule.recurs(4)))
 
 /**
  * A harvest that fails on GitHub (5xx, unreachable, rate limited) is retried in place, so a verified change is not
  * redone by a new agent session: 5 more tries, 30 s doubling up to 3 min apart, about 9.5 min in all (ADR 0047).
  */
-export const harvestRetryPolicy: Schedule.Schedule<unknown> = Schedule.exponential("30 seconds").pipe(
+const harvestRetryPolicy: Schedule.Schedule<unknown> = Schedule.exponential("30 seconds").pipe(
   Schedule.union(Schedule.spaced("3 minutes")),
   Schedule.intersect(Schedule.recurs(5))
 )

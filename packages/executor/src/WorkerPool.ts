@@ -10,14 +10,14 @@ import type { WorkerTransportShape } from "./WorkerTransport"
 import { acquireWorkerRootLock, holderNote } from "./WorkerRootLock"
 
 /** Where the app's Workers come from: usine.yaml (named in each root lock) and how a local root is resolved. */
-export interface WorkerPlace {
+interface WorkerPlace {
   readonly configFile: string
   /** A local Worker's `root` as an absolute path (relative to usine.yaml, `~/` the user's home). */
   readonly localRoot: (root: string) => string
 }
 
 /** What a reload did to the Workers: the names now in force, and one line per Worker that could not be opened. */
-export interface WorkersReconciled {
+interface WorkersReconciled {
   readonly inForce: ReadonlyArray<string>
   readonly problems: ReadonlyArray<string>
 }

@@ -5,7 +5,7 @@ import { requireProc, type WorkerNotLinux } from "./probeWorker"
 import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
 
 /** Another usine daemon uses this Worker root: its recovery would stop the other's agents, so this one refuses. */
-export class WorkerRootLocked extends Data.TaggedError("WorkerRootLocked")<{
+class WorkerRootLocked extends Data.TaggedError("WorkerRootLocked")<{
   readonly worker: string
   readonly host: string
   readonly root: string

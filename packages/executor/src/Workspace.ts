@@ -1,8 +1,8 @@
 import { Effect, Either, Ref, Schema } from "effect"
 import type { GitHubCredential } from "@usine/github/GitHubCredential"
 import * as path from "node:path/posix"
-import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
-import { GitCommandFailed, UnsafeWorkspacePath, WorkspaceExists } from "./Workspace/WorkspaceFailures"
+import type { WorkerTransportShape } from "./WorkerTransport"
+import { UnsafeWorkspacePath, WorkspaceExists } from "./Workspace/WorkspaceFailures"
 import { harvestRepoOf } from "./Harvest/attemptGit"
 import { AGENT_IDENTITY, type CommitIdentity } from "./Harvest/CommitIdentity"
 import { type MirrorGit, mirrorGit } from "./Workspace/mirrorGit"
@@ -11,7 +11,7 @@ import { makeStartRepo, startRepoOf } from "./Workspace/startRepo"
 import { attemptFolderName, contained, mirrorFolderName } from "./Workspace/WorkspacePaths"
 import { WorkspaceRecord, WorkspaceRecordJson } from "./Workspace/WorkspaceRecord"
 
-export interface WorkspaceRequest {
+interface WorkspaceRequest {
   readonly attemptId: string
   /** `owner/name`. */
   readonly repository: string
@@ -24,7 +24,7 @@ export interface WorkspaceRequest {
   readonly identity?: CommitIdentity | undefined
 }
 
-export interface AttemptWorkspace<A = void> {
+interface AttemptWorkspace<A = void> {
   readonly record: WorkspaceRecord
   /** `attempts/<id>/`: stream, exit status, harness files. */
   readonly attemptDir: string
@@ -37,9 +37,7 @@ export interface AttemptWorkspace<A = void> {
 }
 
 /** Where an Attempt starts, decided from the fetched mirror and the base, with anything else the caller keeps. */
-export type StartPlan<A, E> = (mirror: MirrorGit, baseSha: string) => Effect.Effect<{ readonly startSha: string; readonly value: A }, E>
-
-export type WorkspaceError = TransportError | GitCommandFailed | UnsafeWorkspacePath | WorkspaceExists
+type StartPlan<A, E> = (mirror: MirrorGit, baseSha: string) => Effect.Effect<{ readonly startSha: string; readonly value: A }, E>
 
 // Never an option (`-`), a climb (`..`) or a reflog expression (`@{`); `@` and `+` appear in real branch names
 // (Dependabot's `dependabot/npm_and_yarn/@types/node-20.1.0`). Refs reach git as arguments, never through a shell.

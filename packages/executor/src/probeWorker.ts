@@ -4,14 +4,14 @@ import { probeSandbox, SandboxUnavailable } from "./Sandbox"
 import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
 
 /** A command whose success shows a capability, such as a harness CLI reporting that it is logged in. */
-export interface CapabilityCheck {
+interface CapabilityCheck {
   readonly name: string
   readonly argv: ReadonlyArray<string>
   /** What the operator should do when the check fails. */
   readonly remedy: string
 }
 
-export interface WorkerCapabilities {
+interface WorkerCapabilities {
   readonly host: string
   /** Binaries found on the host's PATH. */
   readonly present: ReadonlyArray<string>

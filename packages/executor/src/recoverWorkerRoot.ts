@@ -18,7 +18,7 @@ export interface LeftWorkspace {
   readonly status: Option.Option<SessionStatus>
 }
 
-export interface Recovery {
+interface Recovery {
   /** Folders of sessions that still run: left for reattach. */
   readonly kept: ReadonlyArray<string>
   /** Folders whose work the salvage effect saved (then removed). */

@@ -16,7 +16,7 @@ export const git = (cwd: string, ...args: Array<string>): string =>
     }
   }).trim()
 
-export interface Origin {
+interface Origin {
   /** The bare repository clients fetch from. */
   readonly bare: string
   /** A clone to make new commits in. */

@@ -34,7 +34,7 @@ export interface SimOptions {
 }
 
 /** A running GitHub emulator. */
-export interface GitHubSimService {
+interface GitHubSimService {
   /** Origin of the emulator: octokit's `baseUrl`, `${url}/graphql`, and the host of every `clone_url`. */
   readonly url: string
   /** Directory holding the bare repositories. */

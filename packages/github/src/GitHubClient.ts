@@ -22,7 +22,7 @@ const UsineOctokit = Octokit.plugin(throttling, retry)
  */
 const ReaderOctokit = Octokit.plugin(retry)
 
-export interface GitHubClientOptions {
+interface GitHubClientOptions {
   /** A token, or a GitHub App's installation tokens: asked at each request, so a refreshed token is used at once. */
   readonly token: GitHubCredential
   /** `https://api.github.com`, a GitHub Enterprise `/api/v3` URL, or the emulator's URL. */
@@ -34,11 +34,11 @@ export interface GitHubClientOptions {
   readonly requestTimeoutMs?: number
 }
 
-export type Route = keyof Endpoints
+type Route = keyof Endpoints
 type Data<R extends Route> = Endpoints[R]["response"]["data"]
 type Params<R extends Route> = Endpoints[R]["parameters"] & RequestParameters
 
-export interface Response<T> {
+interface Response<T> {
   readonly status: number
   readonly data: T
   readonly etag: string | undefined
@@ -56,7 +56,7 @@ interface GraphQLBody<T> {
 }
 
 /** One entry of a GraphQL answer's `errors`. */
-export interface GraphQLErrorEntry {
+interface GraphQLErrorEntry {
   readonly message: string
   /** GitHub's classification: `NOT_FOUND`, `FORBIDDEN`, ...; absent for a malformed document. */
   readonly type: string | undefined
@@ -64,7 +64,7 @@ export interface GraphQLErrorEntry {
 }
 
 /** What a GraphQL document answered: its data, and the errors of the parts that failed. */
-export interface GraphQLAnswer<T> {
+interface GraphQLAnswer<T> {
   readonly data: T | undefined
   readonly errors: ReadonlyArray<GraphQLErrorEntry>
 }
@@ -73,7 +73,7 @@ export interface GraphQLAnswer<T> {
 export const graphqlFailed = (errors: ReadonlyArray<GraphQLErrorEntry>): GitHubGraphQLFailed =>
   new GitHubGraphQLFailed({ errors: errors.map((e) => e.message), types: errors.map((e) => e.type ?? "") })
 
-export type Conditional<T> =
+type Conditional<T> =
   | ({ readonly _tag: "Fresh" } & Response<T>)
   | { readonly _tag: "NotModified"; readonly etag: string }
 

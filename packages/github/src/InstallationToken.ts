@@ -7,7 +7,7 @@ export interface MintedToken {
 }
 
 /** Refresh this long before `expires_at`: a token handed out is good for at least this long. */
-export const REFRESH_MARGIN_MS = 5 * 60_000
+const REFRESH_MARGIN_MS = 5 * 60_000
 
 interface Held extends MintedToken {
   /** The margin this token is refreshed at: `marginMs`, or half its life when that is shorter. */

@@ -12,7 +12,7 @@ export interface Labeller {
 }
 
 /** What an Item's issue events tell trigger trust. */
-export interface ItemActors {
+interface ItemActors {
   /** The labeller of each label ever added to the Item, by lowercase label name. */
   readonly labellers: ReadonlyMap<string, Labeller>
   /** Who changed the title last (the newest `renamed` event), if anyone did. */

@@ -3,7 +3,7 @@ import { GitHubClient } from "./GitHubClient"
 import { type GitHubError, GitHubRequestFailed } from "./GitHubError"
 import { info, type PullJson, type PullRequestInfo } from "./PullRequests/pullRequestInfo"
 
-export interface EnsureRequest {
+interface EnsureRequest {
   /** `owner/name`. */
   readonly repository: string
   /** A branch of the repository itself. */
@@ -21,14 +21,14 @@ export interface EnsureRequest {
 }
 
 /** What one listing of a repository's open pull requests says about a harvest's commit and branch. */
-export interface OpenPullRequests {
+interface OpenPullRequests {
   /** An open pull request whose head is at the commit, whatever its branch (one the agent opened itself). */
   readonly byCommit: Option.Option<PullRequestInfo>
   /** The open pull request from the branch; `undefined` when the listing stopped before its end (too many open). */
   readonly byHead: Option.Option<PullRequestInfo> | undefined
 }
 
-export interface EnsuredPullRequest {
+interface EnsuredPullRequest {
   readonly number: number
   readonly url: string
   /** False when an open pull request for the head already existed (and was updated if its text changed). */
@@ -99,7 +99,7 @@ const COMMIT_SEARCH_PAGES = 5
 /** How long a default branch read from GitHub is used before it is read again (ADR 0051). */
 const DEFAULT_BRANCH_TTL_MS = 10 * 60_000
 
-export const makeGitHubPullRequests = (client: GitHubClient): PullRequests["Type"] => {
+const makeGitHubPullRequests = (client: GitHubClient): PullRequests["Type"] => {
   const failed = (operation: string) => (cause: GitHubError) => new PullRequestCallFailed({ operation, cause })
 
   const findByHead = Effect.fn("PullRequests.findByHead")(function* (repository: string, head: string) {

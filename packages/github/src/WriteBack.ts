@@ -23,7 +23,7 @@ export interface WriteBackRequest {
 }
 
 /** What a write-back did besides its writes: the comment's id, and what it skipped. */
-export interface WriteBackApplied {
+interface WriteBackApplied {
   readonly commentId: number | undefined
   readonly notes: ReadonlyArray<string>
 }

@@ -5,10 +5,10 @@ import { GitHubClient } from "./GitHubClient"
 import type { ResolvedCredential } from "./resolveCredential"
 
 /** How long the start waits for GitHub's first answer. */
-export const GITHUB_CHECK_TIMEOUT = Duration.seconds(15)
+const GITHUB_CHECK_TIMEOUT = Duration.seconds(15)
 
 /** GitHub could not be reached, or refused the token, when usine started. */
-export class GitHubCheckFailed extends Data.TaggedError("GitHubCheckFailed")<{
+class GitHubCheckFailed extends Data.TaggedError("GitHubCheckFailed")<{
   readonly apiUrl: string
   readonly reason: "unreachable" | "unauthorized" | "refused" | "app"
   readonly detail: string
@@ -31,7 +31,7 @@ export class GitHubCheckFailed extends Data.TaggedError("GitHubCheckFailed")<{
  * One `GET /user` without retries before anything starts, so a wrong URL or a bad token stops `usine up` at once
  * with one line instead of a poll loop reporting failures. Returns the account's login.
  */
-export const checkGitHub = (apiUrl: string, token: Redacted.Redacted<string>) =>
+const checkGitHub = (apiUrl: string, token: Redacted.Redacted<string>) =>
   Effect.gen(function* () {
   const client = yield* GitHubClient
   const response = yield* client.request("GET /user").pipe(
@@ -56,7 +56,7 @@ export const checkGitHub = (apiUrl: string, token: Redacted.Redacted<string>) =>
 const appRefused = (apiUrl: string) => (error: AppAuthFailed) => new GitHubCheckFailed({ apiUrl, reason: "app", detail: error.message })
 
 /** The account usine acts as: its login, and for an App's bot its user id (how a commit credits the bot). */
-export interface GitHubAccount {
+interface GitHubAccount {
   readonly login: string
   readonly botUserId: number | undefined
 }

@@ -5,7 +5,7 @@ import { appTokenSupply, type GitHubCredential, type TokenSupply } from "./GitHu
 import { GitHubTokenMissing, ownerOnlyFile, resolveToken, type TokenSources } from "./resolveToken"
 
 /** `github.app` with its key file's path resolved. */
-export interface AppSource {
+interface AppSource {
   readonly appId: number
   readonly privateKeyFile: string
   readonly installationId: number | undefined

@@ -61,10 +61,10 @@ export type Action =
   | { readonly _tag: "Write"; readonly path: string; readonly content: string }
   | { readonly _tag: "Edit"; readonly path: string; readonly oldText: string; readonly newText: string }
 
-export const defaultUsage: TurnUsage = { input: 900, output: 30 }
+const defaultUsage: TurnUsage = { input: 900, output: 30 }
 
 /** When the script has run out, the model closes the session instead of leaving a CLI waiting. */
-export const SCRIPT_EXHAUSTED: Say = { say: "(the scripted model has no more turns)" }
+const SCRIPT_EXHAUSTED: Say = { say: "(the scripted model has no more turns)" }
 
 export const isFault = (turn: Turn): turn is Fault => "fault" in turn
 

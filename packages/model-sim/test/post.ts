@@ -1,12 +1,12 @@
 import { Effect } from "effect"
 
 /** One server-sent event: its `event:` name (if any) and its `data:` payload. */
-export interface SseEvent {
+interface SseEvent {
   readonly event: string | undefined
   readonly data: string
 }
 
-export interface Posted {
+interface Posted {
   readonly status: number
   readonly headers: Headers
   /** The body received before the stream ended or broke. */
@@ -16,7 +16,7 @@ export interface Posted {
   readonly events: ReadonlyArray<SseEvent>
 }
 
-export const parseSse = (body: string): ReadonlyArray<SseEvent> =>
+const parseSse = (body: string): ReadonlyArray<SseEvent> =>
   body
     .split("\n\n")
     .filter((block) => block.trim() !== "")

@@ -9,7 +9,7 @@ import type { LedgerWrites } from "./LedgerWrites"
 import { isBusy, retryWhileBusy } from "./retryWhileBusy"
 
 /** A prepared better-sqlite3 statement: what the ledger's client uses of it. */
-export interface LedgerStatement {
+interface LedgerStatement {
   readonly reader: boolean
   run(...params: ReadonlyArray<unknown>): { readonly changes: number }
   get(...params: ReadonlyArray<unknown>): unknown
@@ -18,7 +18,7 @@ export interface LedgerStatement {
 }
 
 /** The better-sqlite3 connection the ledger opens and owns. */
-export interface LedgerDatabase {
+interface LedgerDatabase {
   readonly name: string
   readonly inTransaction: boolean
   prepare(sql: string): LedgerStatement
@@ -35,7 +35,7 @@ const PREPARED_KEPT = 200
 const BEGIN = "BEGIN IMMEDIATE"
 const ROLLBACK = "ROLLBACK"
 
-export interface LedgerClient {
+interface LedgerClient {
   readonly sql: SqlClient.SqlClient
   readonly db: LedgerDatabase
   /** Runs `effect` holding the connection, as a client transaction does, without beginning one. */

@@ -14,7 +14,7 @@ export interface PreparedStatement {
 }
 
 /** The better-sqlite3 connection behind the ledger's client. */
-export interface RawConnection {
+interface RawConnection {
   readonly inTransaction: boolean
   prepare(sql: string): PreparedStatement
 }

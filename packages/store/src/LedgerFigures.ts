@@ -15,7 +15,7 @@ export interface Distribution {
 }
 
 /** Tokens and cost an Agent spent for a Loop, over the ledger's whole life. */
-export interface Spend {
+interface Spend {
   readonly loop: string
   readonly agent: string
   readonly inputTokens: number
@@ -59,7 +59,7 @@ const distribution = (sql: SqlClient.SqlClient, buckets: ReadonlyArray<number>, 
     } satisfies Distribution
   }).pipe(Effect.orDie)
 
-export const make = Effect.gen(function* () {
+const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   return LedgerFigures.of({
     runs: sql<{ loop: string; state: string; n: number }>`SELECT loop, state, count(*) AS n FROM usine_runs GROUP BY loop, state`.pipe(

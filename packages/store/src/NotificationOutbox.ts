@@ -30,7 +30,7 @@ export interface PendingNotification {
 }
 
 /** An endpoint whose oldest undelivered notification has failed `tries` times. */
-export interface FailingEndpoint {
+interface FailingEndpoint {
   readonly endpoint: string
   readonly tries: number
   readonly lastError: string
@@ -90,7 +90,7 @@ const factOf = (row: FactRow): ReadonlyArray<NotifiableFact> => {
   return [{ ...base, event, detail: row.kind === "Waiting" ? "" : row.detail ?? "" }]
 }
 
-export const make = Effect.gen(function* () {
+const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   const cursorOf = (log: string) =>

@@ -40,7 +40,7 @@ export class ReadModel extends Context.Tag("usine/ReadModel")<
   }
 >() {}
 
-export const make = Effect.gen(function* () {
+const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const detail = makeRunDetail(sql)
   return ReadModel.of({

@@ -2,7 +2,7 @@ import { Match, Schema } from "effect"
 import { RunId } from "@usine/core/ids/RunId"
 import { Actor } from "@usine/core/run/Transition"
 
-export const HoldKindSchema = Schema.Literal("AgentQuota", "DailyCap", "NoProgress", "OpenPullRequests", "RetryBackoff")
+const HoldKindSchema = Schema.Literal("AgentQuota", "DailyCap", "NoProgress", "OpenPullRequests", "RetryBackoff")
 
 /** What a Run tells its Attempts: the parts Edit and retry may change. */
 export const RunSetup = Schema.Struct({
@@ -13,7 +13,7 @@ export const RunSetup = Schema.Struct({
 export type RunSetup = typeof RunSetup.Type
 
 /** A brake began to hold the Run, or holds it for a new reason. */
-export const HeldNote = Schema.TaggedStruct("Held", {
+const HeldNote = Schema.TaggedStruct("Held", {
   holdKind: HoldKindSchema,
   reason: Schema.String,
   /** When the brake lifts by itself, if it does. */
@@ -21,7 +21,7 @@ export const HeldNote = Schema.TaggedStruct("Held", {
 })
 
 /** The Run no longer waits: how long it was held, and why it went, as far as the ledger tells. */
-export const ReleasedNote = Schema.TaggedStruct("Released", {
+const ReleasedNote = Schema.TaggedStruct("Released", {
   holdKind: HoldKindSchema,
   /** The last reason it was held for. */
   reason: Schema.String,
@@ -30,13 +30,13 @@ export const ReleasedNote = Schema.TaggedStruct("Released", {
 })
 
 /** An operator's Edit and retry: what the earlier Attempts were told, and what the next ones are told. */
-export const EditedNote = Schema.TaggedStruct("Edited", { before: RunSetup, after: RunSetup })
+const EditedNote = Schema.TaggedStruct("Edited", { before: RunSetup, after: RunSetup })
 
 /**
  * An Attempt's usage as its CLI's stream reported it (clamped) differs from what the model proxy counted, which the
  * caps judged (ADR 0086).
  */
-export const UsageDisagreedNote = Schema.TaggedStruct("UsageDisagreed", {
+const UsageDisagreedNote = Schema.TaggedStruct("UsageDisagreed", {
   attempt: Schema.Number,
   streamTokens: Schema.Number,
   meteredTokens: Schema.Number

@@ -10,7 +10,7 @@ import type { ItemKey } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { AttemptNotOpen, RunNotFound, RunStateConflict, StaleRunVersion } from "@usine/core/run/RunWriteRefusals"
 import type { Run } from "@usine/core/run/Run"
-import type { Actor, Transition } from "@usine/core/run/Transition"
+import type { Transition } from "@usine/core/run/Transition"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
 import type { TranscriptCap } from "@usine/core/transcript/transcriptCap"
 
@@ -81,13 +81,13 @@ export interface QueuedEvent {
  * A Run parked for approval (Waiting) or at the pull-request gate (Reviewing): the approval timer's deadline is
  * `since` plus its Loop's `approval_timeout`.
  */
-export interface AwaitingApproval {
+interface AwaitingApproval {
   readonly runId: RunId
   readonly loop: string
   readonly since: number
 }
 
-export type StoreError = RunNotFound | RunStateConflict | StaleRunVersion
+type StoreError = RunNotFound | RunStateConflict | StaleRunVersion
 
 /**
  * The ledger. Every state change goes through a typed transition in `@usine/core/run/state` and writes its
@@ -215,4 +215,3 @@ export class RunStore extends Context.Tag("usine/RunStore")<
   }
 >() {}
 
-export type { Actor }

@@ -51,7 +51,7 @@ const prepare = Effect.gen(function* () {
   yield* Migrator.make({})({ loader: migrations, table: "usine_migrations" })
 })
 
-export type SqlLayerError = ConfigError | SqlError | Migrator.MigrationError
+type SqlLayerError = ConfigError | SqlError | Migrator.MigrationError
 
 /**
  * The ledger's own client (`LedgerClient`: its connection, its transactions retried while `SQLITE_BUSY` at their

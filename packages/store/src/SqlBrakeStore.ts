@@ -6,7 +6,7 @@ import { makeProgressQueries } from "./SqlBrakeStore/progressQueries"
 import { makeUsageQueries } from "./SqlBrakeStore/usageQueries"
 
 /** The BrakeStore on the SQLite ledger (migration 0004); needs `Sql.layer` (or `Sql.layerUnlocked`) below it. */
-export const make = Effect.gen(function* () {
+const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   return BrakeStore.of({
     ...makeUsageQueries(sql),

@@ -79,7 +79,7 @@ const CursorFromRow = Schema.transform(
 /** Repositories are keyed lowercase, like Item keys. */
 const repositoryKey = (repository: string) => repository.toLowerCase()
 
-export const make = Effect.gen(function* () {
+const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const saveProjection = SqlSchema.void({
     Request: ProjectionFromRow,

@@ -20,7 +20,7 @@ import { makeTranscript } from "./SqlRunStore/transcript"
  * The RunStore on the SQLite ledger; needs `Sql.layer` (or `Sql.layerUnlocked`) below it. On a ledger file it also
  * holds a query-only connection for the duplicate check, closed with the scope.
  */
-export const make = Effect.gen(function* () {
+const make = Effect.gen(function* () {
   const ledger = yield* makeLedger
   const { attempts, budgets, runs, sql } = ledger
   const duplicateOf = yield* makeDuplicateCheck(sql, ledger.recent)

@@ -49,7 +49,7 @@ const RefusedRow = Schema.transform(
 
 const SubmissionJson = Schema.parseJson(Submission)
 
-export const make = Effect.gen(function* () {
+const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   const recent = SqlSchema.findAll({

@@ -94,7 +94,7 @@ const troubleOf = (r: TroubleRow): WriteBackTrouble => ({
   status: r.gave_up_at !== null ? "gave-up" : r.done_at === null ? "retrying" : r.tries > 0 ? "recovered" : "done"
 })
 
-export const make = Effect.gen(function* () {
+const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   const advance = sql.withTransaction(

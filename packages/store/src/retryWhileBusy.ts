@@ -6,7 +6,7 @@ import { SqliteDatabase } from "./SqliteDatabase"
 export const isBusy = (error: unknown): error is SqlError => error instanceof SqlError && SqliteDatabase.isBusy(error.cause)
 
 /** Eight retries, exponential from 25 ms and at most 1 s apart: about 4 s on top of each statement's busy timeout. */
-export const busySchedule = Schedule.exponential(Duration.millis(25)).pipe(
+const busySchedule = Schedule.exponential(Duration.millis(25)).pipe(
   Schedule.modifyDelay((_, delay) => Duration.min(delay, Duration.seconds(1))),
   Schedule.intersect(Schedule.recurs(8))
 )

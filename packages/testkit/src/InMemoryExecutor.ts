@@ -14,7 +14,7 @@ import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRo
 import { type AttemptRequest, Executor, SessionGone } from "@usine/engine/Executor"
 
 /** A usage row the session reports `after` its start: a session total, as harnesses report it. */
-export interface UsagePoint {
+interface UsagePoint {
   readonly after: Duration.DurationInput
   readonly usage: Usage
   /** Counted by a model proxy (`onMeteredUsage`, one answer's usage) instead of printed as a usage row. */

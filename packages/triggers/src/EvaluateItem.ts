@@ -26,7 +26,7 @@ export type LoopVerdict =
  * the Loop sees it, and its hash the Event's content hash (ADR 0055): an untrusted comment, a hidden edit or a field
  * the Loop cannot read leaves it as it was, so it records no Event, supersedes nothing and spends no cycle.
  */
-export const itemSubmission = (
+const itemSubmission = (
   loop: ItemLoop,
   item: ObservedItem,
   context: TriggerContext,

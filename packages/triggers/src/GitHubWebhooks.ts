@@ -8,7 +8,7 @@ import { TriggerConfig } from "./TriggerConfig"
 export const MAX_DELIVERY_BYTES = 25 * 1024 * 1024
 
 /** A delivery whose `X-Hub-Signature-256` is missing or is not the HMAC of its body under the webhook secret. */
-export class WebhookSignatureInvalid extends Data.TaggedError("WebhookSignatureInvalid")<{
+class WebhookSignatureInvalid extends Data.TaggedError("WebhookSignatureInvalid")<{
   readonly delivery: string | undefined
   readonly why: "missing" | "wrong"
 }> {
@@ -64,7 +64,7 @@ export const targetsOf = (event: string, payload: unknown): ReadonlyArray<Webhoo
 }
 
 /** One delivery as the Board's listener received it. */
-export interface WebhookDelivery {
+interface WebhookDelivery {
   readonly event: string | undefined
   readonly delivery: string | undefined
   readonly signature: string | undefined

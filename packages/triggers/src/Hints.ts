@@ -9,7 +9,7 @@ export interface Hint {
 /** Room in the queue; hints beyond it are dropped, and the next poll sees the change anyway. */
 export const HINT_CAPACITY = 128
 
-export type HintOffer = "Queued" | "Merged" | "Dropped"
+type HintOffer = "Queued" | "Merged" | "Dropped"
 
 const keyOf = (hint: Hint) => `${hint.repository.toLowerCase()}#${hint.number}`
 

@@ -1,7 +1,7 @@
 import { Clock, Effect, Ref } from "effect"
 
 /** A poll, an `if:` or a prompt that failed, as the Board's Needs you shows it. */
-export interface PollFailure {
+interface PollFailure {
   /** Epoch ms. */
   readonly at: number
   readonly repository: string
@@ -12,7 +12,7 @@ export interface PollFailure {
 }
 
 /** How many failures are kept; older ones fall off. */
-export const RECENT_FAILURES = 100
+const RECENT_FAILURES = 100
 
 /** Recent poll and render failures, newest first. */
 export class PollFailures extends Effect.Service<PollFailures>()("usine/PollFailures", {

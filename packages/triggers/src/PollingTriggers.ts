@@ -7,7 +7,7 @@ import { RepositoryPoll, type RepositoryPollReport } from "./RepositoryPoll"
 import { TriggerConfig } from "./TriggerConfig"
 
 /** Repositories polled at once. */
-export const REPOSITORY_CONCURRENCY = 4
+const REPOSITORY_CONCURRENCY = 4
 
 /** One cycle over every registered repository. */
 export interface CycleReport {
@@ -20,7 +20,7 @@ export interface CycleReport {
 }
 
 /** What the operator sees of polling. */
-export interface PollStatus {
+interface PollStatus {
   readonly cycles: number
   readonly lastCycleAt: number | undefined
   /** Epoch ms of the next cycle; later than `poll_interval` when GitHub asked for a wait. */
@@ -29,7 +29,7 @@ export interface PollStatus {
 }
 
 /** The delay before the next cycle: `poll_interval`, or until GitHub's wait window closes if that is later. */
-export const delayAfterCycle = (pollInterval: Duration.Duration, budget: RateBudget, now: number): Duration.Duration =>
+const delayAfterCycle = (pollInterval: Duration.Duration, budget: RateBudget, now: number): Duration.Duration =>
   Duration.max(pollInterval, Duration.millis(Math.max(0, budget.waitUntil - now)))
 
 const describe = (cause: Cause.Cause<unknown>) => {

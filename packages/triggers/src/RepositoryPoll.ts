@@ -17,10 +17,10 @@ import { repositoryParts } from "@usine/github/repositoryParts"
 import { activeItemLoops, loopSignatureOf, TriggerConfig } from "./TriggerConfig"
 
 /** Items of one repository observed and evaluated at once. */
-export const ITEM_CONCURRENCY = 4
+const ITEM_CONCURRENCY = 4
 
 /** A cursor that lists every Item of the repository again. */
-export const emptyCursor = (repository: string, activeLoops: string): PollCursor => ({
+const emptyCursor = (repository: string, activeLoops: string): PollCursor => ({
   repository,
   watermark: undefined,
   etag: undefined,

@@ -13,7 +13,7 @@ export const nextTickAfter = (schedule: CronSchedule, now: number): number | und
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, "0")
 
 /** ISO 8601 wall-clock time in the zone with its offset, like `2026-03-29T09:00:00+02:00`. */
-export const localIso = (at: number, tz: string): string => {
+const localIso = (at: number, tz: string): string => {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-US", {
       timeZone: tz,

@@ -14,10 +14,10 @@ import { activeScheduleLoops, TriggerConfig } from "./TriggerConfig"
 import { type ClaimOutcome, TriggerSink } from "./TriggerSink"
 
 /** The longest sleep between wakes, so a changed clock or a long-dormant pattern is noticed. */
-export const MAX_SCHEDULE_SLEEP = Duration.seconds(60)
+const MAX_SCHEDULE_SLEEP = Duration.seconds(60)
 
 /** What one Tick did in one repository. */
-export type TickVerdict =
+type TickVerdict =
   | { readonly _tag: "Submitted"; readonly submission: Submission; readonly claim: ClaimOutcome }
   | { readonly _tag: "Skipped"; readonly repository: string }
   /** `if:` or the prompt failed: reported, and the Tick counts as fired. */
@@ -25,14 +25,14 @@ export type TickVerdict =
   /** The engine refused the Event: reported, and the Tick is tried again at the next wake. */
   | { readonly _tag: "Refused"; readonly repository: string; readonly message: string }
 
-export interface FiredTick {
+interface FiredTick {
   readonly loop: string
   readonly scheduledAt: string
   readonly verdicts: ReadonlyArray<TickVerdict>
 }
 
 /** The Submission of one Tick in one repository; its Event id is `[loop, repository, scheduledAt]`. */
-export const tickSubmission = (
+const tickSubmission = (
   loop: ScheduleLoop,
   repository: string,
   scheduledAt: string,

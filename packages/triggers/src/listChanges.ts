@@ -5,20 +5,20 @@ import type { PollCursor } from "@usine/store/ItemStore"
 import { repositoryParts } from "@usine/github/repositoryParts"
 
 /** The listing stops here; the next cycle continues from the watermark. */
-export const MAX_PAGES = 10
+const MAX_PAGES = 10
 /** `updated_at` has one-second precision and GitHub's indexes lag: each listing looks this far behind the watermark. */
-export const OVERLAP_MS = 5_000
+const OVERLAP_MS = 5_000
 const PER_PAGE = 100
 
 /** An Item the listing says changed. */
-export interface ChangedItem {
+interface ChangedItem {
   readonly number: number
   readonly kind: ItemKind
   readonly updatedAt: string
 }
 
 /** What one cycle's change detection found, and the cursor fields it moves to once the cycle completes. */
-export interface ChangeListing {
+interface ChangeListing {
   readonly items: ReadonlyArray<ChangedItem>
   readonly watermark: string | undefined
   /** The first page's ETag, kept only when it answers the next cycle's request: `since` of the new watermark. */
@@ -31,7 +31,7 @@ export interface ChangeListing {
 const isoSeconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z")
 
 /** The `since` of the listing that follows a watermark. */
-export const sinceOf = (watermark: string | undefined): string | undefined =>
+const sinceOf = (watermark: string | undefined): string | undefined =>
   watermark === undefined ? undefined : isoSeconds(Date.parse(watermark) - OVERLAP_MS)
 
 const hasNext = (link: string | undefined) => link !== undefined && /rel="next"/.test(link)

@@ -14,7 +14,7 @@ export const configOption = Options.file("config").pipe(
   Options.withDefault("usine.yaml")
 )
 
-export const jsonLogsOption = Options.boolean("json-logs").pipe(
+const jsonLogsOption = Options.boolean("json-logs").pipe(
   Options.withDescription("log JSON lines instead of logfmt (stdout and the log file)")
 )
 

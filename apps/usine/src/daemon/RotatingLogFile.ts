@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs"
 import { dirname } from "node:path"
 
-export interface RotatingLogFileOptions {
+interface RotatingLogFileOptions {
   readonly file: string
   /** The file is rotated once it would grow past this. */
   readonly maxBytes: number

@@ -2,7 +2,7 @@ import { createServer } from "node:net"
 import { Data, Effect } from "effect"
 
 /** The Board's address is taken, or cannot be listened on. */
-export class BoardPortUnavailable extends Data.TaggedError("BoardPortUnavailable")<{
+class BoardPortUnavailable extends Data.TaggedError("BoardPortUnavailable")<{
   readonly host: string
   readonly port: number
   readonly code: string

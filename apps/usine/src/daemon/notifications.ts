@@ -6,7 +6,7 @@ import { type NewNotification, type NotifiableFact, NotificationOutbox, type Pen
 import { ConfigState } from "../ConfigState"
 
 /** How often the notifier looks at the ledger and the outbox. */
-export const NOTIFY_INTERVAL = Duration.seconds(1)
+const NOTIFY_INTERVAL = Duration.seconds(1)
 /** A try not answered in this long failed. */
 const SEND_TIMEOUT_MS = 10_000
 /** Failed tries before an endpoint shows on Needs you. */
@@ -57,7 +57,7 @@ export const render = (config: UsineConfig) => (fact: NotifiableFact): ReadonlyA
     .filter((endpoint) => endpoint.events.includes(fact.event))
     .map((endpoint) => ({ endpoint: endpointKeyOf(endpoint), event: fact.event, subject: fact.runId, body: bodyOf(config, fact) }))
 
-export type Body = ReturnType<typeof bodyOf> | { readonly event: "config_rejected"; readonly text: string; readonly url: string; readonly at: number }
+type Body = ReturnType<typeof bodyOf> | { readonly event: "config_rejected"; readonly text: string; readonly url: string; readonly at: number }
 
 /** The request an endpoint gets: Slack's `text`, ntfy's plain message with a click link, or the signed JSON body. */
 export const requestFor = (endpoint: NotifyEndpoint, body: Body): RequestInit => {

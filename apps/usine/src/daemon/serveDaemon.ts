@@ -17,7 +17,7 @@ import type { StartupPlan } from "./StartupPlan"
 import { wakeHeldRuns } from "./wakeHeldRuns"
 
 /** The running daemon, for what runs beside it (the demo's auto-approval and exit condition). */
-export type DaemonServices = Layer.Layer.Success<ReturnType<typeof DaemonLayer>>
+type DaemonServices = Layer.Layer.Success<ReturnType<typeof DaemonLayer>>
 
 const signals = ["SIGINT", "SIGTERM"] as const
 

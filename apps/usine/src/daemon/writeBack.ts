@@ -9,7 +9,7 @@ import { ConfigState } from "../ConfigState"
 import { boardOrigin } from "./notifications"
 
 /** How often write-back looks at the ledger. */
-export const WRITE_BACK_INTERVAL = Duration.seconds(1)
+const WRITE_BACK_INTERVAL = Duration.seconds(1)
 
 /** Waits before the next try of a failed write-back: 2 s doubling, at most 5 minutes. */
 export const writeBackBackoffMs = (tries: number): number => Math.min(300_000, 2000 * 2 ** Math.min(tries, 10))
@@ -29,7 +29,7 @@ const headline = (pending: PendingWriteBack) =>
     : HEADLINES[pending.phase]
 
 /** The comment's text: the Run on the Board, where it is, and its pull request. Marked so no Loop reads it as content. */
-export const commentBody = (config: UsineConfig, pending: PendingWriteBack): string =>
+const commentBody = (config: UsineConfig, pending: PendingWriteBack): string =>
   [
     `usine's \`${pending.loop}\` Loop: Run [\`${pending.runId}\`](${boardOrigin(config)}/runs/${pending.runId}) ${headline(pending)}.`,
     ...(pending.pullRequest === undefined ? [] : [`Pull request: #${pending.pullRequest.number}`]),

@@ -9,7 +9,7 @@ import { demoModelScripts } from "./demoModelScripts"
 export const PI_CLI = fileURLToPath(new URL("../../node_modules/@mariozechner/pi-coding-agent/dist/cli.js", import.meta.url))
 
 /** Which agent the demo's Loops run: the real Pi CLI on scripted models, or the scripted stand-in (`demo/agent.mjs`). */
-export type DemoAgentChoice = "pi" | "script"
+type DemoAgentChoice = "pi" | "script"
 
 /** The demo's Agents as its usine.yaml declares them. */
 export type DemoAgents =

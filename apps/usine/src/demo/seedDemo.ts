@@ -6,7 +6,7 @@ import type { SimControl } from "@usine/github-sim/control/SimControl"
 export const DEMO_REPOSITORY = "demo/slugger"
 
 /** A tiny Node project with a `node --test` suite: what the demo's agent works on. */
-export const SAMPLE_REPOSITORY_DIR = fileURLToPath(new URL("../../demo/sample-repo", import.meta.url))
+const SAMPLE_REPOSITORY_DIR = fileURLToPath(new URL("../../demo/sample-repo", import.meta.url))
 
 /** The stand-in agent the demo's Loops run with `--agent script` (harness `command`); by default they run Pi. */
 export const DEMO_AGENT = fileURLToPath(new URL("../../demo/agent.mjs", import.meta.url))

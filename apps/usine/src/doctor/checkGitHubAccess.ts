@@ -8,7 +8,7 @@ import { fail, pass, warn, type DoctorLine } from "./DoctorLine"
 import { type ProbeAnswer, probeWrites, type WriteProbe } from "./probeWrites"
 
 /** Clock skew beyond this against GitHub's `Date` breaks webhook, rate-limit and approval timing. */
-export const MAX_CLOCK_SKEW_SECONDS = 60
+const MAX_CLOCK_SKEW_SECONDS = 60
 
 const clockLine = (date: string | number | undefined, now: number): DoctorLine => {
   const github = date === undefined ? Number.NaN : Date.parse(String(date))

@@ -12,10 +12,10 @@ import { checkAgentLogin } from "./checkAgentLogin"
 import { fail, pass, warn, type DoctorLine } from "./DoctorLine"
 
 /** Below this much free space under its root, a Worker's mirrors and worktrees may not fit. */
-export const MIN_FREE_BYTES = 1024 ** 3
+const MIN_FREE_BYTES = 1024 ** 3
 
 /** The oldest git usine's worktree and safety settings are tested with. */
-export const MIN_GIT = [2, 30] as const
+const MIN_GIT = [2, 30] as const
 
 const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`
 

@@ -11,7 +11,7 @@ import { ConfigState } from "../ConfigState"
 import { derivedSnapshot } from "../daemon/derivedSnapshot"
 
 /** The part of usine.yaml the triggers read. */
-export const triggerSettingsOf = (config: UsineConfig): TriggerSettings => ({
+const triggerSettingsOf = (config: UsineConfig): TriggerSettings => ({
   repositories: config.repositories,
   loops: config.loops,
   labels: config.labels,

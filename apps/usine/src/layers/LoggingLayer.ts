@@ -3,7 +3,7 @@ import { Effect, Layer, Logger, LogLevel } from "effect"
 import { RotatingLogFile } from "../daemon/RotatingLogFile"
 import { jsonLine, logFields, logfmtLine } from "../daemon/formatLogLine"
 
-export interface LoggingOptions {
+interface LoggingOptions {
   /** JSON lines instead of logfmt, on stdout and in the file. */
   readonly json: boolean
   /** Every line on stdout, or only warnings and errors (the demo keeps its terminal for its own messages). */
@@ -15,9 +15,9 @@ export interface LoggingOptions {
 }
 
 /** The log file rotates at this size. */
-export const LOG_FILE_BYTES = 10 * 1024 * 1024
+const LOG_FILE_BYTES = 10 * 1024 * 1024
 /** Rotated files kept beside the current one. */
-export const LOG_FILES_KEPT = 3
+const LOG_FILES_KEPT = 3
 
 /**
  * The daemon's logger: each line redacted, then written to stdout and to a rotating file under the ledger's folder.

@@ -5,7 +5,7 @@ import { LoopPolicies, type LoopPolicy, type WorkerSpec } from "@usine/engine/Lo
 import { ConfigState } from "../ConfigState"
 
 /** What the engine needs of one Loop of usine.yaml. */
-export const policyOf = (loop: CompiledLoop): LoopPolicy => ({
+const policyOf = (loop: CompiledLoop): LoopPolicy => ({
   approvalRequired: loop.approval === "required",
   maxAttemptMinutes: loop.maxAttemptMinutes,
   approvalTimeoutMinutes: loop.approvalTimeoutMinutes,

@@ -2,7 +2,7 @@ import { Data, Effect, Option, Redacted } from "effect"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 
 /** No daemon answered at the Board's address, or it refused the request. */
-export class DaemonUnavailable extends Data.TaggedError("DaemonUnavailable")<{
+class DaemonUnavailable extends Data.TaggedError("DaemonUnavailable")<{
   readonly url: string
   readonly detail: string
 }> {

@@ -14,13 +14,13 @@ const Sqlite = storeRequire("better-sqlite3") as new (
   options: { readonly readonly: boolean; readonly fileMustExist: boolean; readonly timeout: number }
 ) => Database
 
-export interface RunRow {
+interface RunRow {
   readonly id: string
   readonly state: string
   readonly number: number
 }
 
-export interface AttemptRow {
+interface AttemptRow {
   readonly number: number
   readonly startedAt: number
   readonly endedAt: number | undefined
@@ -33,7 +33,7 @@ export interface AttemptRow {
     | undefined
 }
 
-export interface AgentHoldRow {
+interface AgentHoldRow {
   readonly until: number
   readonly reason: string
   readonly attemptId: string

@@ -14,7 +14,7 @@ import { type RealAgentLoop, realAgentsConfig } from "./realAgentsConfig"
 export const MODEL_KEY = "sim-key-5e7a91c2d4"
 
 /** One Loop of the world: its own issue, its own Agent, and its own model (or an endpoint that refuses connections). */
-export interface Scenario {
+interface Scenario {
   readonly name: string
   readonly title: string
   /** The scripted model behind the Agent; absent: a dead endpoint. */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync } from "node:fs"
 
 /** A live process, as the kernel shows it. */
-export interface LiveProcess {
+interface LiveProcess {
   readonly pid: number
   readonly cwd: string
   readonly command: string

@@ -11,7 +11,7 @@ import { startUsine } from "../support/UsineProcess"
 import { MODEL_KEY, type RealAgentWorld, realAgentWorld } from "./RealAgentWorld"
 
 /** The real CLI under test and the row its acknowledgment of an operator message makes. */
-export interface SteeredCli {
+interface SteeredCli {
   readonly harness: "pi" | "claude" | "codex"
   readonly command: ReadonlyArray<string>
   readonly agentEnv?: Readonly<Record<string, string>>

@@ -5,13 +5,13 @@ import { basename, join, relative, sep } from "node:path"
 const TOKEN = /(?:ghp_|github_pat_|ghs_)[A-Za-z0-9_]*/g
 
 /** One token-like string in an archived file; `masked` hides its middle so the report leaks nothing itself. */
-export interface TokenFound {
+interface TokenFound {
   readonly file: string
   readonly line: number
   readonly masked: string
 }
 
-export interface TestLogsScan {
+interface TestLogsScan {
   readonly files: number
   /** Processes whose stdout says a daemon came up (`usine is up as`). */
   readonly daemons: number

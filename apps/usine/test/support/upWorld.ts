@@ -7,7 +7,7 @@ import { botAndRepository, scopedDir, scopedSim } from "./scopedSim"
 import { startUsine } from "./UsineProcess"
 
 /** The label the daemon tests' Loops act on, declared in their usine.yaml. */
-export const READY_LABEL = "labels:\n  - {name: ready-for-agent, color: \"0e8a16\"}"
+const READY_LABEL = "labels:\n  - {name: ready-for-agent, color: \"0e8a16\"}"
 
 /**
  * What most `usine up` tests start from: a daemon folder, the emulator with the bot and the sample repository, the

@@ -1,8 +1,8 @@
 import { Duration } from "effect"
 
 /** Wrong tokens a client may send in `LOGIN_WINDOW` before it must wait. */
-export const LOGIN_FAILURES = 5
-export const LOGIN_WINDOW = Duration.minutes(1)
+const LOGIN_FAILURES = 5
+const LOGIN_WINDOW = Duration.minutes(1)
 
 /** Wrong-token counts per client address, for the login form and the bearer header alike. */
 export interface LoginThrottle {

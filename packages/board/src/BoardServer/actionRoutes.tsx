@@ -24,7 +24,7 @@ import {
 import { renderPage } from "./renderPage"
 import { logUnexpected, problemOf, type RunExit, wantsJson } from "./respond"
 
-export interface ActionDeps {
+interface ActionDeps {
   readonly actions: BoardActions
   readonly run: RunExit
   readonly redact: (text: string) => string

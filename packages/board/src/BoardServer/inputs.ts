@@ -3,7 +3,7 @@ import { z } from "zod"
 import { RUN_STATE_TAGS } from "@usine/store/ReadModel/RunSummary"
 
 /** A request field is missing or malformed (the board answers 400 naming it). */
-export class InvalidInput extends Data.TaggedError("InvalidInput")<{ readonly field: string; readonly detail: string }> {
+class InvalidInput extends Data.TaggedError("InvalidInput")<{ readonly field: string; readonly detail: string }> {
   override get message() {
     return `${this.field}: ${this.detail}`
   }

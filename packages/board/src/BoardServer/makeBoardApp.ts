@@ -12,7 +12,7 @@ import { pageRoutes } from "./pageRoutes"
 import type { RunExit } from "./respond"
 import { authGuard, csrfCookie, hostGuard, originAndCsrfGuard, securityHeaders } from "./security"
 
-export interface BoardAppDeps extends Pick<LiveDeps, "fork" | "interval"> {
+interface BoardAppDeps extends Pick<LiveDeps, "fork" | "interval"> {
   readonly views: BoardViews
   readonly actions: BoardActions
   readonly run: RunExit

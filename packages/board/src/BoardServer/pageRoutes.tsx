@@ -18,7 +18,7 @@ import { parseInput, RunPageQuery, RunParams, RunsQuerySchema } from "./inputs"
 import { type PageFrame, renderPage } from "./renderPage"
 import { logUnexpected, problemOf, type RunExit } from "./respond"
 
-export interface PageDeps {
+interface PageDeps {
   readonly views: BoardViews
   readonly run: RunExit
   readonly redact: (text: string) => string

@@ -19,7 +19,7 @@ const STATUS: Readonly<Record<string, ContentfulStatusCode>> = {
   BoardMoveFailed: 502
 }
 
-export interface Problem {
+interface Problem {
   readonly status: ContentfulStatusCode
   readonly body: { readonly error: string; readonly message: string } & Readonly<Record<string, unknown>>
 }

@@ -5,9 +5,9 @@ import { Option, Redacted } from "effect"
 import { type BoardAuth, clientOf, overHttps, SESSION_COOKIE } from "./BoardAuth"
 import type { BoardEnv } from "./BoardEnv"
 
-export const CSRF_COOKIE = "usine_csrf"
+const CSRF_COOKIE = "usine_csrf"
 export const CSRF_FIELD = "_csrf"
-export const CSRF_HEADER = "x-csrf-token"
+const CSRF_HEADER = "x-csrf-token"
 
 const UNSAFE_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"])
 /** Reachable without logging in: the login form itself, the stylesheet and script it loads, and the empty icon. */
@@ -52,7 +52,7 @@ const wantsJson = (c: Context) =>
   c.req.path.startsWith("/api/") || c.req.path === "/events" || (c.req.header("accept") ?? "").includes("application/json")
 
 /** 429 with `Retry-After`: the client sent too many wrong tokens lately. */
-export const tooManyTries = (c: Context, seconds: number) => {
+const tooManyTries = (c: Context, seconds: number) => {
   c.header("Retry-After", String(seconds))
   return c.json({ error: "TooManyRequests", message: `too many wrong tokens; try again in ${seconds} s` }, 429)
 }

@@ -21,7 +21,7 @@ export interface CardRun {
   readonly pullRequest?: CardPullRequest | undefined
 }
 
-export interface BoardCard extends BoardItem {
+interface BoardCard extends BoardItem {
   readonly latestRun?: CardRun | undefined
 }
 

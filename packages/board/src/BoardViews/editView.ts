@@ -5,7 +5,7 @@ export const TASK_LINES_SHOWN = 12
 /** Characters of one task line the timeline shows. */
 export const TASK_LINE_CHARS = 160
 
-export interface TaskLine {
+interface TaskLine {
   readonly sign: " " | "-" | "+"
   readonly text: string
 }

@@ -5,7 +5,7 @@ import type { WorkerStatus } from "../WorkerStatusFeed"
 import type { BrakesView } from "./brakesView"
 
 /** Below this share of its limit, a rate quota is shown on Needs you. */
-export const LOW_RATE_SHARE = 0.1
+const LOW_RATE_SHARE = 0.1
 
 /** How many refused triggers Needs you lists; the rest are counted. */
 export const REFUSED_SHOWN = 20

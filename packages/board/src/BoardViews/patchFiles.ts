@@ -1,5 +1,5 @@
 /** One line of a hunk: added, removed, context, or git's `\ No newline at end of file` note. */
-export interface PatchLine {
+interface PatchLine {
   readonly kind: "add" | "del" | "ctx" | "note"
   readonly text: string
   readonly oldNumber?: number | undefined

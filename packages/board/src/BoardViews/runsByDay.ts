@@ -4,7 +4,7 @@ import type { StateCounts } from "@usine/store/ReadModel/runList"
 import { RUN_STATE_TAGS } from "@usine/store/ReadModel/RunSummary"
 
 /** How many UTC days the Runs page's chart covers, today included. */
-export const RUNS_CHART_DAYS = 14
+const RUNS_CHART_DAYS = 14
 
 const DAY = 86_400_000
 
@@ -15,13 +15,13 @@ export interface DayCounts {
 }
 
 /** The last `days` UTC days up to the one holding `now`, oldest first, as their starts in epoch ms. */
-export const dayStarts = (now: number, days: number): ReadonlyArray<number> => {
+const dayStarts = (now: number, days: number): ReadonlyArray<number> => {
   const today = Math.floor(now / DAY) * DAY
   return Array.from({ length: days }, (_, i) => today - (days - 1 - i) * DAY)
 }
 
 /** Every day of the window with its counts per state, zero where the ledger counted none. */
-export const dayCounts = (starts: ReadonlyArray<number>, counted: ReadonlyArray<DayStateCount>): ReadonlyArray<DayCounts> =>
+const dayCounts = (starts: ReadonlyArray<number>, counted: ReadonlyArray<DayStateCount>): ReadonlyArray<DayCounts> =>
   starts.map((start) => {
     const counts = Object.fromEntries(RUN_STATE_TAGS.map((tag) => [tag, 0])) as Record<(typeof RUN_STATE_TAGS)[number], number>
     for (const row of counted) if (row.day === start) counts[row.state] = row.n

@@ -3,7 +3,7 @@ import type { DayUsage } from "@usine/store/BrakeStore"
 import type { CapStatus } from "./brakesView"
 
 /** How many UTC days the Usage page shows, today included. */
-export const USAGE_DAYS = 7
+const USAGE_DAYS = 7
 
 /** Usage per UTC day for the daemon, each Loop and each repository, newest day first, and today's caps. */
 export interface UsageView {

@@ -1,7 +1,7 @@
 import type { Child, FC } from "hono/jsx"
 import { CSRF_FIELD } from "../BoardServer/security"
 
-export const NAV: ReadonlyArray<readonly [path: string, label: string]> = [
+const NAV: ReadonlyArray<readonly [path: string, label: string]> = [
   ["/", "Needs you"],
   ["/runs", "Runs"],
   ["/board", "Board"],

@@ -4,9 +4,9 @@ import { type PatchFile, patchFiles } from "../BoardViews/patchFiles"
 import { shownPath } from "./DiffStat"
 
 /** Files past this many are listed but not drawn: a large change stays a page that opens. */
-export const FILES_DRAWN = 50
+const FILES_DRAWN = 50
 /** Lines past this many in one file are folded behind a note. */
-export const LINES_DRAWN = 2000
+const LINES_DRAWN = 2000
 
 const STATUS_LABEL: Record<PatchFile["status"], string> = { added: "added", deleted: "deleted", renamed: "renamed", modified: "" }
 

@@ -7,7 +7,7 @@ import { RunsChart } from "./RunsChart"
 const isoInput = (millis: number | undefined) => (millis === undefined ? "" : new Date(millis).toISOString().slice(0, 16))
 
 /** The query string of the Runs page for these filters. */
-export const runsHref = (query: RunsQuery, patch: Partial<Record<keyof RunsQuery, string | undefined>>): string => {
+const runsHref = (query: RunsQuery, patch: Partial<Record<keyof RunsQuery, string | undefined>>): string => {
   const params = new URLSearchParams()
   const merged: Record<string, string | number | undefined> = { ...query, before: undefined, ...patch }
   for (const [key, value] of Object.entries(merged)) if (value !== undefined && value !== "") params.set(key, String(value))

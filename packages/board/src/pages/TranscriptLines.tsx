@@ -117,7 +117,7 @@ const SingleRow: FC<Row> = ({ line }) => {
 }
 
 /** One row alone, as the live stream sends it: the script pairs a result with its call as `transcriptItems` does. */
-export const TranscriptRow: FC<Row> = SingleRow
+const TranscriptRow: FC<Row> = SingleRow
 
 /** A row's HTML for the live stream: the same markup the page renders, so a streamed row reads like a loaded one. */
 export const transcriptRowHtml = async (line: TranscriptLine): Promise<string> => (<TranscriptRow line={line} />).toString()

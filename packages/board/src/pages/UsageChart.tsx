@@ -4,7 +4,7 @@ import { CHART, pointAt } from "./usageChartGeometry"
 import { formatUsd } from "@usine/core/usage/usageFigures"
 import { tokenCount } from "./usageText"
 
-export type ChartMetric = "tokens" | "cost"
+type ChartMetric = "tokens" | "cost"
 
 const valueOf = (metric: ChartMetric, row: DayUsage | undefined): number =>
   row === undefined ? 0 : metric === "tokens" ? tokenCount(row.usage) : row.usage.costUsd ?? 0

@@ -1,12 +1,12 @@
 import { type IncomingHttpHeaders, request } from "node:http"
 
-export interface HttpResponse {
+interface HttpResponse {
   readonly status: number
   readonly headers: IncomingHttpHeaders
   readonly body: string
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   readonly method?: string
   readonly headers?: Readonly<Record<string, string | undefined>>
   readonly body?: string
@@ -27,7 +27,7 @@ export const send = (port: number, path: string, options: RequestOptions = {}): 
     req.end()
   })
 
-export interface PostOptions {
+interface PostOptions {
   /** The Origin header; `null` sends none. Defaults to the Board's own origin. */
   readonly origin?: string | null
   readonly referer?: string

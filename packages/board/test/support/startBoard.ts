@@ -56,14 +56,14 @@ export const boardSettings = (patch: Partial<BoardSettingsData> = {}): BoardSett
   ...patch
 })
 
-export interface Move {
+interface Move {
   readonly repository: string
   readonly number: number
   readonly from: string | undefined
   readonly to: string
 }
 
-export interface BoardOptions {
+interface BoardOptions {
   readonly settings?: Partial<BoardSettingsData>
   readonly workers?: ReadonlyArray<WorkerStatus>
   readonly pollFailures?: ReadonlyArray<PollFailureView>
@@ -130,7 +130,7 @@ export const boardLayer = (options: BoardOptions = {}) =>
   }))
 
 /** The test's handles on the in-memory executor and the recorded Board moves. */
-export class Harness extends Context.Tag("test/Harness")<Harness, {
+class Harness extends Context.Tag("test/Harness")<Harness, {
   readonly memory: InMemoryExecutor
   readonly moves: Array<Move>
 }>() {}

@@ -27,7 +27,7 @@ export const DiffSummary = Schema.Struct({
 export type DiffSummary = typeof DiffSummary.Type
 
 /** How many files a summary lists by name. */
-export const DIFF_FILES_LISTED = 50
+const DIFF_FILES_LISTED = 50
 
 /** Totals over every file; the first `listed` files kept by name, the rest counted. */
 export const summarizeDiff = (files: ReadonlyArray<DiffFileStat>, listed: number = DIFF_FILES_LISTED): DiffSummary => ({

@@ -1,9 +1,5 @@
 import { Schema } from "effect"
 
-/** What kind of thing went wrong, for the operator and for the retry policy. */
-export const FailureCategory = Schema.Literal("infrastructure", "defect", "agent", "runaway", "budget")
-export type FailureCategory = typeof FailureCategory.Type
-
 const fields = {
   /** One line an operator can act on. */
   reason: Schema.String,

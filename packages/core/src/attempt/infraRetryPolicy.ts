@@ -5,7 +5,7 @@ import { Duration } from "effect"
  * Attempt n failed, so 1 minute after Attempt 1 and 4 minutes after Attempt 2. No jitter: one daemon retries few Runs
  * at once, and the wait must be exact under `TestClock`. An operator Retry does not wait.
  */
-export const infraRetryPolicy = {
+const infraRetryPolicy = {
   base: Duration.minutes(1),
   factor: 4,
   max: Duration.minutes(15)

@@ -1,7 +1,7 @@
 import type { AttemptFailure } from "./failure"
 
 /** The engine retries an InfraFailure without the operator until this many Attempts exist. */
-export const MAX_AUTO_ATTEMPTS = 3
+const MAX_AUTO_ATTEMPTS = 3
 
 /**
  * Only an InfraFailure retries by itself, only below Attempt 3, and only after `infraRetryDelay` (the engine holds the

@@ -9,7 +9,7 @@ export interface CheckFields {
 }
 
 /** How many checks of a head commit passed, failed and are still running. */
-export interface CheckCounts {
+interface CheckCounts {
   readonly total: number
   /** `success`, `neutral`, `skipped`. */
   readonly passed: number

@@ -1,8 +1,8 @@
 import { Either, ParseResult, Schema } from "effect"
 import { EnvName, NetworkEndpoint, NonEmptyString } from "./ConfigScalars"
 
-export const Harness = Schema.Literal("codex", "claude", "pi", "command")
-export type Harness = typeof Harness.Type
+const Harness = Schema.Literal("codex", "claude", "pi", "command")
+type Harness = typeof Harness.Type
 
 /** Splits a command line on spaces, honouring single and double quotes; no other shell syntax. */
 export const splitCommandLine = (line: string): Either.Either<ReadonlyArray<string>, string> => {
@@ -39,7 +39,7 @@ const CommandLine = Schema.transformOrFail(
 )
 
 /** Environment an Agent's process receives: variables passed through from the daemon, and fixed values. */
-export interface AgentEnv {
+interface AgentEnv {
   readonly inherit: ReadonlyArray<string>
   readonly values: Readonly<Record<string, string>>
 }
@@ -73,12 +73,12 @@ const HttpUrl = Schema.String.pipe(
  * the daemon's environment under `api_key_env`; on a local Worker the Attempt's model proxy adds it and the CLI
  * holds a placeholder (ADR 0086), elsewhere the CLI is handed it in its environment, never in a file.
  */
-export const ModelProviderConfig = Schema.Struct({
+const ModelProviderConfig = Schema.Struct({
   baseUrl: Schema.propertySignature(HttpUrl).pipe(Schema.fromKey("base_url")),
   apiKeyEnv: Schema.optional(EnvName).pipe(Schema.fromKey("api_key_env")),
   model: NonEmptyString
 })
-export type ModelProviderConfig = typeof ModelProviderConfig.Type
+type ModelProviderConfig = typeof ModelProviderConfig.Type
 
 /** The harnesses that can be pointed at a `provider`: Codex and Pi speak OpenAI's wire formats, Claude Code Anthropic's. */
 export const PROVIDER_HARNESSES: ReadonlyArray<Harness> = ["codex", "pi", "claude"]

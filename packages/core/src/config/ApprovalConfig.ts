@@ -1,14 +1,9 @@
 import { Schema } from "effect"
 
 /** One gate's setting: a person must approve, or nobody is asked. */
-export const GateSetting = Schema.Literal("required", "none")
-export type GateSetting = typeof GateSetting.Type
+const GateSetting = Schema.Literal("required", "none")
+type GateSetting = typeof GateSetting.Type
 
-/** A Loop's two human gates (ADR 0063): before work starts, and before anything reaches GitHub. */
-export interface Approval {
-  readonly start: GateSetting
-  readonly pullRequest: GateSetting
-}
 
 const ApprovalMap = Schema.Struct({
   start: Schema.optionalWith(GateSetting, { default: () => "required" as const }),

@@ -3,7 +3,7 @@ import { GitHubLogin } from "../trust/TrustPolicy"
 import { Interval, NonEmptyString } from "./ConfigScalars"
 
 /** The shortest `board.token` accepted: guessing one over the network must be hopeless. */
-export const MIN_BOARD_TOKEN_LENGTH = 32
+const MIN_BOARD_TOKEN_LENGTH = 32
 
 /** The Board's token; an empty string (`${USINE_BOARD_TOKEN:-}` unset) means none, anything shorter than 32 fails. */
 const BoardToken = Schema.transformOrFail(
@@ -62,8 +62,8 @@ const ListenAddress = Schema.transformOrFail(
 )
 
 /** A Board column: the Items that carry `label`. */
-export const BoardColumn = Schema.Struct({ name: NonEmptyString, label: NonEmptyString })
-export type BoardColumn = typeof BoardColumn.Type
+const BoardColumn = Schema.Struct({ name: NonEmptyString, label: NonEmptyString })
+type BoardColumn = typeof BoardColumn.Type
 
 /** The operator's web Board. */
 export const BoardConfig = Schema.Struct({

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { PositiveInt } from "./ConfigScalars"
 
 /** An amount of US dollars above zero. */
-export const PositiveUsd = Schema.Number.pipe(
+const PositiveUsd = Schema.Number.pipe(
   Schema.positive(),
   Schema.annotations({ description: "an amount of US dollars above zero (like 2.5)" })
 )

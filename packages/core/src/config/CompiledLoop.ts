@@ -72,10 +72,10 @@ export interface ScheduleLoop extends LoopCommon {
 /** A Loop ready for the triggers: its `if:`, prompt and cron compiled, its references resolved. */
 export type CompiledLoop = ItemLoop | ScheduleLoop
 
-export const defaultMaxCycles = 3
+const defaultMaxCycles = 3
 
 /** Workers that can run an Agent: those without an `agents` list, and those that list it. */
-export const workersFor = (agent: string, workers: Readonly<Record<string, WorkerConfig>>): ReadonlyArray<string> =>
+const workersFor = (agent: string, workers: Readonly<Record<string, WorkerConfig>>): ReadonlyArray<string> =>
   Object.entries(workers)
     .filter(([, worker]) => worker.agents === undefined || worker.agents.includes(agent))
     .map(([name]) => name)

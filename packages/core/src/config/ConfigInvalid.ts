@@ -22,5 +22,5 @@ export class ConfigInvalid extends Data.TaggedError("ConfigInvalid")<{
 }
 
 /** `usine.yaml:12:5 loops[2].if: <message>` */
-export const formatProblem = (file: string, problem: ConfigProblem): string =>
+const formatProblem = (file: string, problem: ConfigProblem): string =>
   `${file}:${problem.line}:${problem.column} ${problem.path === "" ? "" : `${problem.path}: `}${problem.message}`

@@ -13,7 +13,7 @@ const ApiUrl = Schema.transformOrFail(Schema.String.annotations({ description: "
 })
 
 /** A GitHub App usine acts as: its installation tokens, refreshed before they expire, authenticate as `<slug>[bot]`. */
-export const GitHubAppConfig = Schema.Struct({
+const GitHubAppConfig = Schema.Struct({
   /** The App's id (its settings page, "App ID"). */
   id: PositiveInt,
   /** The App's private key (PEM), readable by its owner only like `token_file`. */
@@ -21,7 +21,7 @@ export const GitHubAppConfig = Schema.Struct({
   /** The installation to mint tokens for; by default the one installed on the first repository. */
   installationId: Schema.optional(PositiveInt).pipe(Schema.fromKey("installation_id"))
 })
-export type GitHubAppConfig = typeof GitHubAppConfig.Type
+type GitHubAppConfig = typeof GitHubAppConfig.Type
 
 /**
  * How usine reaches GitHub: as a GitHub App (`app`), or with a token resolved at start, first found wins: `token`,

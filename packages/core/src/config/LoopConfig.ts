@@ -9,8 +9,8 @@ import { defaultMaxNoProgress, LoopBudget } from "./BudgetConfig"
 import { PullRequestOptions, StatusLabels } from "./WriteBackConfig"
 import { defaultOutputCaps, OutputConfig } from "./OutputConfig"
 
-export const LoopTrigger = Schema.Literal("issues", "pull_requests", "schedule")
-export type LoopTrigger = typeof LoopTrigger.Type
+const LoopTrigger = Schema.Literal("issues", "pull_requests", "schedule")
+type LoopTrigger = typeof LoopTrigger.Type
 
 const always = Either.getOrThrow(compileCel("true"))
 

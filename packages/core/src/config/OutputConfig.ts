@@ -3,7 +3,7 @@ import { ParseResult, Schema } from "effect"
 const UNITS: Readonly<Record<string, number>> = { "": 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 }
 
 /** A size in bytes: a whole number, or one with a unit (`64KiB`, `16 MiB`, `1GiB`). */
-export const ByteSize = Schema.transformOrFail(
+const ByteSize = Schema.transformOrFail(
   Schema.Union(Schema.Number, Schema.String).annotations({ description: "a size" }),
   Schema.Number,
   {

@@ -34,7 +34,7 @@ export const withCanceledDefault = (labels: StatusLabels): StatusLabels =>
  * A login, `labeller` (who added the label the Loop's `if:` reads, as the trust check judged it) or `approver` (the
  * login the Run's approval names in its audit row). One nobody can name is skipped with a note on the Run.
  */
-export const Reviewer = Schema.Union(Schema.Literal("labeller", "approver"), GitHubLogin)
+const Reviewer = Schema.Union(Schema.Literal("labeller", "approver"), GitHubLogin)
 
 /** How the pull request a Run opens is written. */
 export const PullRequestOptions = Schema.Struct({

@@ -3,7 +3,7 @@ import type { CompiledLoop } from "./CompiledLoop"
 import type { TriggerContext } from "./TriggerContext"
 
 /** A Loop's `if:` failed on an Item (a missing field, a wrong type) or gave something other than a boolean. */
-export class IfEvaluationFailed extends Schema.TaggedError<IfEvaluationFailed>()("IfEvaluationFailed", {
+class IfEvaluationFailed extends Schema.TaggedError<IfEvaluationFailed>()("IfEvaluationFailed", {
   loop: Schema.String,
   reason: Schema.String
 }) {

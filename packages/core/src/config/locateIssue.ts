@@ -1,7 +1,7 @@
 import { type Document, isMap, isNode, isScalar, isSeq, type LineCounter, type Node } from "yaml"
 import type { ConfigIssue } from "./ConfigIssue"
 
-export interface Position {
+interface Position {
   readonly line: number
   readonly column: number
 }

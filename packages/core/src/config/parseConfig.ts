@@ -12,7 +12,7 @@ import { issuesOfParseIssue } from "./issuesOfParseIssue"
 import { locateIssue } from "./locateIssue"
 import { type UsineConfig, UsineConfigFile } from "./UsineConfig"
 
-export interface ParseConfigOptions {
+interface ParseConfigOptions {
   /** The environment `${NAME}` reads. */
   readonly env: ConfigEnv
   /** The file's name, used in problem messages. */

@@ -4,7 +4,7 @@ import { liquid } from "./LiquidTemplate"
 import type { TriggerContext } from "./TriggerContext"
 
 /** A Loop's prompt could not be rendered for an Item: it reads a variable the Item does not have. */
-export class PromptRenderFailed extends Schema.TaggedError<PromptRenderFailed>()("PromptRenderFailed", {
+class PromptRenderFailed extends Schema.TaggedError<PromptRenderFailed>()("PromptRenderFailed", {
   loop: Schema.String,
   reason: Schema.String
 }) {

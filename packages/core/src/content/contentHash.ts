@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 
 /** Timestamps change without the content changing; they never count. */
-export const VOLATILE_KEYS: ReadonlySet<string> = new Set([
+const VOLATILE_KEYS: ReadonlySet<string> = new Set([
   "createdAt",
   "updatedAt",
   "closedAt",

@@ -4,12 +4,12 @@ import type { RunId } from "../ids/RunId"
 import { type Canceled, isUnstarted, type RunState, supersede } from "./state"
 
 /** The open Run of the same Loop and Item, as the claim sees it. */
-export interface BlockingRun {
+interface BlockingRun {
   readonly id: RunId
   readonly state: RunState
 }
 
-export type ClaimDecision =
+type ClaimDecision =
   | { readonly _tag: "OpenRun" }
   | { readonly _tag: "QueueEvent" }
   | { readonly _tag: "SupersedeRun"; readonly runId: RunId; readonly state: Canceled }

@@ -4,18 +4,18 @@ import { EventId } from "../ids/EventId"
 /** The operator canceled the Run. */
 export class OperatorCanceled extends Schema.TaggedClass<OperatorCanceled>()("OperatorCanceled", {}) {}
 /** A newer Event for the same Loop and Item replaced this unstarted Run. */
-export class Superseded extends Schema.TaggedClass<Superseded>()("Superseded", {
+class Superseded extends Schema.TaggedClass<Superseded>()("Superseded", {
   by: Schema.String.pipe(Schema.fromBrand(EventId))
 }) {}
 /** The Item stopped matching the Loop's `if:` before an Attempt started. */
-export class Revoked extends Schema.TaggedClass<Revoked>()("Revoked", {}) {}
+class Revoked extends Schema.TaggedClass<Revoked>()("Revoked", {}) {}
 /** Nobody approved the Run within the Loop's `approval_timeout`. */
-export class ApprovalTimedOut extends Schema.TaggedClass<ApprovalTimedOut>()("ApprovalTimedOut", {
+class ApprovalTimedOut extends Schema.TaggedClass<ApprovalTimedOut>()("ApprovalTimedOut", {
   afterMinutes: Schema.Number
 }) {}
 
-export const CancelReason = Schema.Union(OperatorCanceled, Superseded, Revoked, ApprovalTimedOut)
-export type CancelReason = typeof CancelReason.Type
+const CancelReason = Schema.Union(OperatorCanceled, Superseded, Revoked, ApprovalTimedOut)
+type CancelReason = typeof CancelReason.Type
 
 /** Created, no Attempt, no gate passed. */
 export class Pending extends Schema.TaggedClass<Pending>()("Pending", {}) {}
@@ -41,17 +41,16 @@ export const RunState = Schema.Union(Pending, Waiting, Queued, Running, Reviewin
 export type RunState = typeof RunState.Type
 export type RunStateTag = RunState["_tag"]
 
-export type Open = Pending | Waiting | Queued | Running | Reviewing
-export type Unstarted = Pending | Waiting | Queued
-export type Startable = Pending | Queued
-export type Closed = Succeeded | Failed | Canceled
+type Open = Pending | Waiting | Queued | Running | Reviewing
+type Unstarted = Pending | Waiting | Queued
+type Startable = Pending | Queued
 
 export const OPEN_TAGS: ReadonlyArray<Open["_tag"]> = ["Pending", "Waiting", "Queued", "Running", "Reviewing"]
 /** States that park a Run for a person with no fiber: the start approval and the pull-request gate. */
-export type Parked = Waiting | Reviewing
-export const PARKED_TAGS: ReadonlyArray<Parked["_tag"]> = ["Waiting", "Reviewing"]
+type Parked = Waiting | Reviewing
+const PARKED_TAGS: ReadonlyArray<Parked["_tag"]> = ["Waiting", "Reviewing"]
 export const UNSTARTED_TAGS: ReadonlyArray<Unstarted["_tag"]> = ["Pending", "Waiting", "Queued"]
-export const STARTABLE_TAGS: ReadonlyArray<Startable["_tag"]> = ["Pending", "Queued"]
+const STARTABLE_TAGS: ReadonlyArray<Startable["_tag"]> = ["Pending", "Queued"]
 
 export const isOpen = (state: RunState): state is Open => (OPEN_TAGS as ReadonlyArray<string>).includes(state._tag)
 export const isUnstarted = (state: RunState): state is Unstarted =>

@@ -2,7 +2,7 @@ import { Context, Layer } from "effect"
 import type { TranscriptEntry } from "../transcript/TranscriptRow"
 import { secretEncodings } from "./secretEncodings"
 
-export type SecretKind =
+type SecretKind =
   | "private_key"
   | "github_token"
   | "anthropic_key"
@@ -50,7 +50,7 @@ const REDACTION: ReadonlyArray<SecretPattern> = [
 ]
 
 /** A registered value shorter than this would shred ordinary text, so it is not registered. */
-export const MIN_SECRET_LENGTH = 8
+const MIN_SECRET_LENGTH = 8
 
 export interface SecretFinding {
   readonly kind: SecretKind

@@ -24,7 +24,7 @@ export interface TrustPolicy {
 export const defaultTrustPolicy: TrustPolicy = { mode: "collaborators", trustedAuthors: [] }
 
 /** GraphQL names a GitHub App `renovate`, REST `renovate[bot]`: both read as the same login. */
-export const normalizeLogin = (login: string): string => login.toLowerCase().replace(/\[bot\]$/, "")
+const normalizeLogin = (login: string): string => login.toLowerCase().replace(/\[bot\]$/, "")
 
 /** True when the policy lists the login in `trusted_authors`. */
 export const isListed = (policy: TrustPolicy, login: string): boolean =>

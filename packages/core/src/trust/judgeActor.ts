@@ -2,7 +2,7 @@ import type { ActorFacts } from "./ActorFacts"
 import { isListed, type TrustPolicy } from "./TrustPolicy"
 
 /** Whether one account may trigger a Loop or speak in its prompt; `why` completes "<login> ..." when not. */
-export type ActorTrust =
+type ActorTrust =
   | { readonly _tag: "Trusted" }
   | { readonly _tag: "Untrusted"; readonly why: string }
 

@@ -6,4 +6,4 @@ import { EventId } from "../ids/EventId"
  */
 export const refusalEventIdOf = (dedupKey: EventId): EventId => EventId(`${REFUSAL_PREFIX}${dedupKey}`)
 
-export const REFUSAL_PREFIX = "trust-refused:"
+const REFUSAL_PREFIX = "trust-refused:"

@@ -3,7 +3,7 @@
  * reader sees. Every hidden word is `HIDDEN` plus a letter, so nothing hidden can pass for something visible. The
  * unit tests run it through `sanitizeText`; the daemon's trust test sends it through an issue to a real agent.
  */
-export interface HiddenTextCase {
+interface HiddenTextCase {
   readonly name: string
   readonly markdown: string
   readonly hidden: ReadonlyArray<string>

@@ -7,7 +7,7 @@ import { holdVerdict } from "./holdVerdict"
 import { retryBackoff } from "./retryBackoff"
 
 /** A held Run looks at its brakes again this often: polling frees WIP slots, and the ledger may change under it. */
-export const BRAKE_RECHECK_INTERVAL = Duration.minutes(1)
+const BRAKE_RECHECK_INTERVAL = Duration.minutes(1)
 
 /**
  * Waits until no brake holds the Run's next Attempt. While held, the ledger says why (Needs you shows it), and the

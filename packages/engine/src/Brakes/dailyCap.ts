@@ -4,7 +4,7 @@ import type { Usage } from "@usine/core/transcript/TranscriptRow"
 import { formatTokens, formatUsd, tokensOf } from "@usine/core/usage/usageFigures"
 
 /** One daily cap as it stands today: usine.yaml's figure plus the operator's raises for the day. */
-export interface DailyCap {
+interface DailyCap {
   readonly scope: "global" | "loop"
   /** The Loop, or `""` for global. */
   readonly name: string

@@ -9,7 +9,7 @@ export interface ClaimFollowUp {
 }
 
 /** A check that hangs this long counts as true, as a failed one does: a queued Event is never lost to GitHub. */
-export const TRIGGER_CHECK_TIMEOUT = "5 seconds"
+const TRIGGER_CHECK_TIMEOUT = "5 seconds"
 
 /**
  * After a Run of a Loop and Item closes: re-check the trigger of the newest queued Event of the pair and open its

@@ -28,7 +28,7 @@ const runaway = (minutes: number) =>
   })
 
 /** What the steps before the slot found: the open Attempt, and the Worker a live session pins the slot to. */
-export interface Prepared {
+interface Prepared {
   readonly open: Option.Option<Attempt>
   readonly prefer: string | undefined
 }

@@ -11,9 +11,9 @@ import { salvageHeld } from "./salvageHeld"
  * began waiting after a sweep is seen by the next one before its deadline, which is then slept to exactly; a reload
  * that sets or shortens a Loop's timeout is seen within it too.
  */
-export const APPROVAL_RECHECK = Duration.minutes(1)
+const APPROVAL_RECHECK = Duration.minutes(1)
 
-export interface ApprovalSweep {
+interface ApprovalSweep {
   readonly expired: ReadonlyArray<RunId>
   /** The earliest deadline still ahead, in epoch milliseconds; None when no Waiting Run has one. */
   readonly next: Option.Option<number>
@@ -24,7 +24,7 @@ export interface ApprovalSweep {
  * (its held work salvaged, ADR 0063), read from the ledger,
  * so a restart loses no deadline), then lets its Loop and Item take up their queued Events.
  */
-export const expireApprovals = Effect.fn("RunEngine.expireApprovals")(function*() {
+const expireApprovals = Effect.fn("RunEngine.expireApprovals")(function*() {
   const store = yield* RunStore
   const policies = yield* LoopPolicies
   const driver = yield* RunDriver

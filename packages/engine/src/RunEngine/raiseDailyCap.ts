@@ -12,7 +12,7 @@ export interface CapTarget {
 }
 
 /** The day's caps of a scope after a raise. */
-export interface RaisedCap {
+interface RaisedCap {
   readonly loop: string | undefined
   readonly day: string
   readonly tokens: number | undefined

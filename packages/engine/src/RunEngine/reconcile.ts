@@ -11,7 +11,7 @@ import { openAttempt } from "../RunDriver/executeAttempt"
 /** Reconcile runs at engine start and then this often. */
 export const RECONCILE_INTERVAL = "3 minutes"
 
-export interface ReconcileReport {
+interface ReconcileReport {
   readonly open: number
   /** Runs whose fiber was missing (a new engine, or one that stopped on an engine failure) and started again. */
   readonly restarted: ReadonlyArray<Run["id"]>

@@ -24,7 +24,7 @@ import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 /** A ledger file in a temp dir that the scope removes. */
 export const tempLedger = scopedTempDir("usine-engine-").pipe(Effect.map((dir) => join(dir, "ledger.sqlite")))
 
-export const attemptPolicy: AttemptPolicy = {
+const attemptPolicy: AttemptPolicy = {
   verify: [],
   verifyRounds: 0,
   forbiddenPaths: [],
@@ -51,7 +51,7 @@ export const defaultPolicies: LoopPoliciesData = {
   ]
 }
 
-export interface EngineOptions {
+interface EngineOptions {
   readonly ledger: string
   readonly executor: InMemoryExecutor
   readonly policies?: LoopPoliciesData
@@ -61,7 +61,7 @@ export interface EngineOptions {
 }
 
 /** The engine as the app wires it, on a real SQLite ledger; the ledger is locked for the life of the scope. */
-export const engineLayer = (options: EngineOptions) => {
+const engineLayer = (options: EngineOptions) => {
   const ledger = Layer.mergeAll(SqlRunStore.layer, SqlBrakeStore.layer, SqlItemStore.layer).pipe(
     Layer.provide(Sql.layer(options.ledger))
   )

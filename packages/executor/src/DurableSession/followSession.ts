@@ -8,7 +8,7 @@ import { sessionStatus } from "./sessionStatus"
 import { emptyLine, lineText, type PartialLine, splitLines } from "./streamLines"
 
 /** The longest stream line read whole when the Loop does not say (`output.line_bytes`). */
-export const MAX_LINE_BYTES = 1024 * 1024
+const MAX_LINE_BYTES = 1024 * 1024
 
 export interface FollowOptions extends SessionLimits {
   /** Complete lines a previous follower already delivered; they are read again and dropped. */

@@ -16,7 +16,7 @@ export const SessionStatus = Data.taggedEnum<SessionStatus>()
 const signalNames = new Map(Object.entries(constants.signals).map(([name, number]) => [number, name]))
 
 /** Reads the wrapper's exit file: a shell reports death by signal N as 128 + N. */
-export const parseExitFile = (text: string): { readonly exitCode: number | null; readonly signal: string | null } => {
+const parseExitFile = (text: string): { readonly exitCode: number | null; readonly signal: string | null } => {
   const status = Number.parseInt(text.trim(), 10)
   if (!Number.isInteger(status)) return { exitCode: null, signal: null }
   const signal = status > 128 ? signalNames.get(status - 128) : undefined

@@ -37,7 +37,7 @@ export interface SessionSpec {
 /** What a sandboxed session may see and reach besides its folder, its harness files and its own install. */
 export type SessionSandbox = Pick<SandboxRequest, "writable" | "readOnly" | "homeFiles" | "tools" | "network" | "confinement">
 
-export interface StartedSession {
+interface StartedSession {
   readonly record: SessionRecord
   /** What the engine stores for `isLive` and reattach. */
   readonly handle: string

@@ -13,7 +13,7 @@ export interface StopOptions {
 }
 
 /** How a stop ended: nothing ran any more, the group obeyed SIGTERM, or it needed SIGKILL. */
-export type StopOutcome = "NotRunning" | "Terminated" | "Killed"
+type StopOutcome = "NotRunning" | "Terminated" | "Killed"
 
 /**
  * Stops every process of the session's group: SIGTERM, up to `graceMs` to end, then SIGKILL. Succeeds only once

@@ -11,7 +11,7 @@ import { parseRawChanges } from "./parseRawChanges"
 
 
 /** The agent's git data is not what usine made: it is not read, and nothing of it is pushed. */
-export class AgentWorkUnreadable extends Data.TaggedError("AgentWorkUnreadable")<{
+class AgentWorkUnreadable extends Data.TaggedError("AgentWorkUnreadable")<{
   readonly reason: string
 }> {
   override get message() {

@@ -1,5 +1,5 @@
 /** One entry of `git diff --raw -z --no-renames --no-abbrev`: both sides' modes and blob ids, and the path. */
-export interface RawChange {
+interface RawChange {
   readonly oldMode: string
   readonly newMode: string
   readonly oldSha: string

@@ -12,7 +12,7 @@ import { branchSegment } from "./branchName"
  * `refs/usine/push/<runId>/<attempt number>` in the Worker's mirror: the commit recorded for the push, kept from its
  * record until it is on GitHub, so that a harvest run again pushes that commit rather than a rebuilt one.
  */
-export const pushLocalRef = (runId: string, attemptNumber: number): string =>
+const pushLocalRef = (runId: string, attemptNumber: number): string =>
   `refs/usine/push/${branchSegment(runId)}/${attemptNumber}`
 
 const pushFailure = (redactor: RedactorService, branch: string, ownBranch: boolean) => (error: GitCommandFailed): AttemptFailure => {
@@ -29,7 +29,7 @@ const pushFailure = (redactor: RedactorService, branch: string, ownBranch: boole
   return new AgentFailure({ reason: `GitHub refused the push to ${branch}`, evidence })
 }
 
-export interface PushOnceInput {
+interface PushOnceInput {
   readonly git: AttemptGit
   readonly redactor: RedactorService
   readonly begin: Pick<BeginEntry, "pushBranch" | "leaseSha" | "baseSha" | "pullRequest">

@@ -1,8 +1,8 @@
 import type { Usage } from "@usine/core/transcript/TranscriptRow"
 
 /** The most of one SSE line, or of a whole JSON body, the reader holds; past it the rest is counted, not parsed. */
-export const LINE_LIMIT = 1024 * 1024
-export const BODY_LIMIT = 8 * 1024 * 1024
+const LINE_LIMIT = 1024 * 1024
+const BODY_LIMIT = 8 * 1024 * 1024
 
 type Json = Readonly<Record<string, unknown>>
 const obj = (value: unknown): Json =>
@@ -17,7 +17,7 @@ const has = (u: Json, key: string): boolean => typeof u[key] === "number"
  * the Responses API (`input_tokens`, `output_tokens`, `input_tokens_details.cached_tokens`), Anthropic Messages
  * (`input_tokens` beside `cache_creation_input_tokens` and `cache_read_input_tokens`, `output_tokens`).
  */
-export const usageFields = (value: unknown): Usage | undefined => {
+const usageFields = (value: unknown): Usage | undefined => {
   const u = obj(value)
   if (has(u, "prompt_tokens") || has(u, "completion_tokens")) {
     return {
@@ -62,7 +62,7 @@ const parse = (text: string): unknown => {
 }
 
 /** Reads one response's body as it streams past, with bounded memory, for the usage it reports. */
-export interface UsageReader {
+interface UsageReader {
   readonly push: (chunk: Uint8Array) => void
   /** The usage the response reported, `undefined` when it reported none; `bytes` is how much body went past. */
   readonly end: () => { readonly usage: Usage | undefined; readonly bytes: number }

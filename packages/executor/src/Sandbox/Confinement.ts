@@ -68,7 +68,7 @@ export const etcFiles = (confinement: Confinement, home: string): { readonly pas
  * and switches to it with no supplementary group, no capability but binding :443 in its own network namespace, and no
  * new privileges. Either way it sets the rlimits, which the agent can only lower.
  */
-export const userScript = `s=$1; u=$2; g=$3; n=$4; d=$5; c=$6; f=$7; shift 7
+const userScript = `s=$1; u=$2; g=$3; n=$4; d=$5; c=$6; f=$7; shift 7
 if [ "$s" = switch ]; then
   command -p find /tmp "$HOME" -xdev -exec chown -h "$u:$g" {} + 2>/dev/null
   set -- "$(command -pv setpriv)" --reuid="$u" --regid="$g" --clear-groups --no-new-privs \\

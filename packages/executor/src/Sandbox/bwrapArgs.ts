@@ -34,7 +34,7 @@ export const ROOT_NAMESPACE_FLAGS: ReadonlyArray<string> = [
 /** The host's system folders as the layout probe found them: a folder, or a symbolic link (`/bin -> usr/bin`). */
 export type SystemEntry = { readonly _tag: "Folder"; readonly path: string } | { readonly _tag: "Link"; readonly path: string; readonly target: string }
 
-export interface BwrapPlan {
+interface BwrapPlan {
   readonly system: ReadonlyArray<SystemEntry>
   /** The agent's private HOME: an empty tmpfs. */
   readonly home: string

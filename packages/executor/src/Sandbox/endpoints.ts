@@ -5,7 +5,7 @@ export interface Endpoint {
 }
 
 /** One allowed endpoint as the sandbox sees it: a listener on `bind:port` inside, the real `target` outside. */
-export interface Bridge {
+interface Bridge {
   /** The unix socket between the two `socat`s, relative to the session's bridge folder. */
   readonly socket: string
   readonly bind: string

@@ -4,7 +4,7 @@ import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
 import type { ConfinementSettings } from "./Confinement"
 
 /** What the host offers for limits: the daemon user's uid, and its cgroups. */
-export interface LimitsHost {
+interface LimitsHost {
   readonly uid: number
   /** `v2-delegated`: cgroup v2 with memory and pids, the daemon's cgroup writable; `v2`: not delegated; `v1`; `none`. */
   readonly cgroup: "v2-delegated" | "v2" | "v1" | "none"

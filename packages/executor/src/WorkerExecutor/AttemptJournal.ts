@@ -95,7 +95,7 @@ export type JournalEntry = typeof JournalEntry.Type
 
 const JournalJson = Schema.parseJson(Schema.Array(JournalEntry))
 
-export const journalPath = (attemptDir: string): string => path.join(attemptDir, "journal.json")
+const journalPath = (attemptDir: string): string => path.join(attemptDir, "journal.json")
 
 /** Reads an Attempt's journal; `None` when the Attempt never got that far (or the file is unreadable). */
 export const readJournal = (

@@ -4,7 +4,7 @@ import type { RedactorService } from "@usine/core/text/Redactor"
 import type { TransportError } from "../WorkerTransport"
 
 /** GitHub asks to wait longer than this (a spent quota): the Attempt fails at once and the engine's retry waits. */
-export const LONGEST_IN_PLACE_WAIT_MS = 3 * 60_000
+const LONGEST_IN_PLACE_WAIT_MS = 3 * 60_000
 
 type HarvestError = AttemptFailure | TransportError
 

@@ -24,7 +24,7 @@ export interface Judge {
 const VerdictFile = Schema.parseJson(Schema.Struct({ verdict: Schema.Literal("pass", "feedback"), reasoning: Schema.String, at: Schema.Number }))
 
 /** Round N's judge folder, inside the Attempt's folder: its stream, its prompt, its empty working folder, its verdict. */
-export const judgeDir = (attemptDir: string, round: number): string => path.join(attemptDir, `judge-${round}`)
+const judgeDir = (attemptDir: string, round: number): string => path.join(attemptDir, `judge-${round}`)
 
 /** The transcript rows of a verdict: they depend on the verdict alone, so a replay emits them identically. */
 const verdictRows = (judge: string, verdict: JudgeVerdict, at: number) => [

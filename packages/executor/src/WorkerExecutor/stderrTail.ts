@@ -5,14 +5,14 @@ import type { AttemptContext } from "./AttemptContext"
 
 /** How much of the agent's stderr a failure carries: its last lines, read from at most its last bytes. */
 export const STDERR_TAIL_LINES = 20
-export const STDERR_TAIL_BYTES = 4096
+const STDERR_TAIL_BYTES = 4096
 
 /**
  * Reads the end of the stderr file the session wrapper wrote in a turn's folder: the agent's own words on why it
  * stopped (a provider that hung up, a missing key, a crash) are there more often than on stdout. Only a regular
  * file is read, never a link; nothing when it is empty, missing or the Worker cannot be reached.
  */
-export const stderrTail = (ctx: AttemptContext, dir: string) =>
+const stderrTail = (ctx: AttemptContext, dir: string) =>
   ctx.worker.transport
     .exec({
       argv: ["sh", "-c", `test -f "$1" && test ! -L "$1" && exec tail -c ${STDERR_TAIL_BYTES} -- "$1"`, "sh", sessionFiles(dir).stderr],

@@ -6,7 +6,7 @@ import { shellQuote } from "../shellQuote"
 import { HostOperationFailed, type TransportError, type WorkerTransportShape } from "../WorkerTransport"
 
 /** `scheme://host[:port]` of a GitHub URL: the only origin the lent token is given to. */
-export const originOf = (url: string): string => {
+const originOf = (url: string): string => {
   const parsed = new URL(url)
   return `${parsed.protocol}//${parsed.host}`
 }

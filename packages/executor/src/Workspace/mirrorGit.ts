@@ -1,11 +1,8 @@
 import { Effect, Option } from "effect"
 import * as path from "node:path/posix"
-import type { TransportError } from "../WorkerTransport"
 import type { GitCommandFailed } from "./WorkspaceFailures"
 import { type GitHubAccess, networkGit } from "./networkGit"
 import { runGit } from "./runGit"
-
-export type GitError = TransportError | GitCommandFailed
 
 /**
  * The whole config of a mirror: written anew before every use, so nothing another process added there survives.

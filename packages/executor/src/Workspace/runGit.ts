@@ -9,7 +9,7 @@ import { GitCommandFailed } from "./WorkspaceFailures"
  * redirect takes a request to another host, and no transport but local paths is allowed unless the command
  * names one (`allowScheme`).
  */
-export const DAEMON_GIT_CONFIG: ReadonlyArray<string> = [
+const DAEMON_GIT_CONFIG: ReadonlyArray<string> = [
   "credential.helper=",
   "core.hooksPath=/dev/null",
   "core.fsmonitor=false",
@@ -53,7 +53,7 @@ const DAEMON_GIT_ENV: Readonly<Record<string, string>> = {
 
 const VARIABLE = /^[A-Z_][A-Z0-9_]*$/
 
-export interface RunGitOptions {
+interface RunGitOptions {
   /** Git variables for this command (`GIT_ASKPASS`, `GIT_INDEX_FILE`, identities); checked to be names. */
   readonly env?: Readonly<Record<string, string>>
   readonly timeoutMs?: number
@@ -68,7 +68,7 @@ export interface RunGitOptions {
  * The argv of a daemon git command: `env -i` keeps only the host's `PATH` (read by the host's shell, so an SSH
  * Worker's own) and the fixed variables above, whatever the transport passes on.
  */
-export const daemonGitArgv = (args: ReadonlyArray<string>, options: RunGitOptions = {}): ReadonlyArray<string> => {
+const daemonGitArgv = (args: ReadonlyArray<string>, options: RunGitOptions = {}): ReadonlyArray<string> => {
   const env = { ...DAEMON_GIT_ENV, ...options.env }
   const assignments = Object.entries(env).map(([name, value]) => {
     if (!VARIABLE.test(name) || value.includes("\0")) throw new Error(`invalid git variable ${JSON.stringify(name)}`)

@@ -7,7 +7,7 @@ import type { DiffFile } from "./UnifiedDiff"
 export const DEFAULT_FORBIDDEN_PATHS: ReadonlyArray<string> = [".github/workflows/**"]
 
 /** The paths a change touches: both sides of a rename or copy count. */
-export const touchedPaths = (files: ReadonlyArray<DiffFile>): ReadonlyArray<string> => [
+const touchedPaths = (files: ReadonlyArray<DiffFile>): ReadonlyArray<string> => [
   ...new Set(files.flatMap((f) => [f.oldPath, f.newPath].filter((p): p is string => p !== undefined)))
 ]
 

@@ -9,7 +9,7 @@ import { secretScan } from "./SecretScan"
 import { type LeavingText, secretsLeaving } from "./SecretsLeaving"
 import { parseUnifiedDiff } from "./UnifiedDiff"
 
-export type GuardResult =
+type GuardResult =
   | { readonly ok: true }
   | { readonly ok: false; readonly violations: ReadonlyArray<GuardViolation> }
 

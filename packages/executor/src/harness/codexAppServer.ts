@@ -34,10 +34,10 @@ export const codexSeedRollout = (threadId: string, workdir: string): string => {
 const rpc = (message: Readonly<Record<string, unknown>>): string => `${JSON.stringify(message)}\n`
 
 /** A `turn/start` with `text`: a new turn when the thread is idle, else input added to the running turn (steering). */
-export const codexTurnStart = (threadId: string, text: string, id: string): string =>
+const codexTurnStart = (threadId: string, text: string, id: string): string =>
   rpc({ id, method: "turn/start", params: { threadId, clientUserMessageId: id, input: [{ type: "text", text, text_elements: [] }] } })
 
-export interface CodexSessionStart {
+interface CodexSessionStart {
   readonly threadId: string
   /** Absolute path of the seed rollout (`CODEX_SEED_ROLLOUT` in `CODEX_HOME`). */
   readonly seedPath: string
@@ -70,7 +70,7 @@ export const codexSessionStart = (start: CodexSessionStart): string =>
   codexTurnStart(start.threadId, start.prompt, CODEX_TASK_ID)
 
 /** Codex's JSON-RPC answer to request `id` on this line, if it is one: its result, or its error's message. */
-export const codexResponse = (
+const codexResponse = (
   line: string,
   id: string
 ): { readonly _tag: "Result"; readonly result: Readonly<Record<string, unknown>> } | { readonly _tag: "Error"; readonly message: string } | undefined => {

@@ -2,7 +2,7 @@ import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
 import { truncate } from "./truncate"
 
 /** A Codex stream's error rows: the last error kept for the Attempt's failure, a retry message repeated only once. */
-export interface CodexErrorRows {
+interface CodexErrorRows {
   /** An error row; its text becomes the stream's last error. */
   readonly row: (message: string, at: number) => TranscriptEntry
   /** The row of an `error` event, or none when it repeats the previous one (Codex repeats its retry message). */

@@ -4,7 +4,7 @@ import { toolCallText } from "./toolCallText"
 import { truncate } from "./truncate"
 
 /** Announces a tool call once per item id (an item is seen started, updated and completed). */
-export type AnnounceCall = (tool: string, text: string) => ReadonlyArray<TranscriptEntry>
+type AnnounceCall = (tool: string, text: string) => ReadonlyArray<TranscriptEntry>
 
 /** The call announcer of one item: its first call row, then nothing for the same item id. */
 export const announceOnce = (announced: Set<string>, id: string, at: number): AnnounceCall => (tool, text) => {

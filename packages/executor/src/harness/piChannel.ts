@@ -18,7 +18,7 @@ export const piIdleProbeId = (ended: number, probe: number): string => `${PI_IDL
 export const piCommand = (command: Readonly<Record<string, unknown>>): string => `${JSON.stringify(command)}\n`
 
 /** Pi's `response` to the command `id` on this line, if it is one: `success` and its `error`. */
-export const piResponse = (line: string, id: string): { readonly success: boolean; readonly error: string } | undefined => {
+const piResponse = (line: string, id: string): { readonly success: boolean; readonly error: string } | undefined => {
   if (!line.includes(id)) return undefined
   const parsed = jsonLine(line, 0)
   if (parsed._tag !== "Event" || parsed.event.type !== "response" || parsed.event["id"] !== id) return undefined

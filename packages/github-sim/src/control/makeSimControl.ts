@@ -22,7 +22,7 @@ import { pullControl } from "./pullControl"
 import type { SimControl } from "./SimControl"
 
 /** What the control surface drives. */
-export interface ControlDeps {
+interface ControlDeps {
   readonly world: SimWorld
   readonly faults: FaultInjector
   readonly limits: RateLimits

@@ -15,7 +15,7 @@ export const initBare = Effect.fn("BareRepository.init")(function* (gitDir: stri
 })
 
 /** Identity and date of a commit the emulator makes itself. */
-export interface CommitIdentity {
+interface CommitIdentity {
   readonly name: string
   readonly email: string
   readonly at: number

@@ -11,7 +11,7 @@ import type { RateLimits, RateResource } from "./RateLimits"
 import type { RequestLog } from "./RequestLog"
 
 /** What the pipeline needs from the emulator. */
-export interface PipelineDeps {
+interface PipelineDeps {
   readonly world: SimWorld
   readonly faults: FaultInjector
   readonly limits: RateLimits

@@ -5,7 +5,7 @@ import type { SimUser } from "../world/SimUser"
 export type RateResource = "core" | "graphql"
 
 /** One user's window on one resource. */
-export interface RateBucket {
+interface RateBucket {
   limit: number
   used: number
   /** End of the window, in epoch milliseconds. */
@@ -13,7 +13,7 @@ export interface RateBucket {
 }
 
 /** What the control API may set on a bucket. */
-export interface RateLimitOverride {
+interface RateLimitOverride {
   readonly limit?: number
   readonly remaining?: number
   readonly resetAt?: number

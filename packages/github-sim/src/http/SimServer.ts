@@ -7,7 +7,7 @@ import { GIT_PATH, type GitHttpBackend } from "../git/GitHttpBackend"
 import type { ApiEnv } from "../rest/route"
 
 /** The three faces of the emulator behind one port. */
-export interface SimHandlers {
+interface SimHandlers {
   readonly api: Hono<ApiEnv>
   readonly control: Hono
   readonly git: GitHttpBackend

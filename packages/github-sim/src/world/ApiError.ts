@@ -3,7 +3,7 @@ import { Data } from "effect"
 const DOCS = "https://docs.github.com/rest"
 
 /** One entry of a 422 `errors` array, as GitHub reports it. */
-export interface FieldError {
+interface FieldError {
   readonly resource: string
   readonly field?: string
   readonly code: string

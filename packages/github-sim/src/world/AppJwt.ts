@@ -3,10 +3,10 @@ import { Effect } from "effect"
 import { Unauthorized } from "./ApiError"
 
 /** GitHub's ceiling on an App JWT's life: `exp` at most 10 minutes after now. */
-export const MAX_JWT_LIFE_MS = 10 * 60_000
+const MAX_JWT_LIFE_MS = 10 * 60_000
 
 /** What GitHub checks in an App JWT before trusting it: RS256 signed by the App's key, `iss` the App, a short life. */
-export interface AppJwtCheck {
+interface AppJwtCheck {
   readonly appId: number
   readonly publicKeyPem: string
   readonly nowMs: number

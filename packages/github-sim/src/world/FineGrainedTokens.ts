@@ -1,14 +1,14 @@
 /** The repository permissions of a fine-grained personal access token the emulator models, GitHub's names. */
-export const TOKEN_PERMISSIONS = ["contents", "issues", "pull_requests"] as const
-export type TokenPermission = (typeof TOKEN_PERMISSIONS)[number]
+const TOKEN_PERMISSIONS = ["contents", "issues", "pull_requests"] as const
+type TokenPermission = (typeof TOKEN_PERMISSIONS)[number]
 export const ACCESS_LEVELS = ["none", "read", "write"] as const
-export type AccessLevel = (typeof ACCESS_LEVELS)[number]
+type AccessLevel = (typeof ACCESS_LEVELS)[number]
 
 /** What a token was granted; a permission it does not name is `none`. Metadata is always readable. */
-export type TokenGrants = Partial<Record<TokenPermission, AccessLevel>>
+type TokenGrants = Partial<Record<TokenPermission, AccessLevel>>
 
 /** What a request needs of a fine-grained token. */
-export interface Needed {
+interface Needed {
   readonly permission: TokenPermission
   readonly level: Exclude<AccessLevel, "none">
 }

@@ -19,7 +19,7 @@ export interface SimApp {
 }
 
 /** An installation access token (`ghs_…`) and when it stops working. */
-export interface InstallationToken {
+interface InstallationToken {
   readonly token: string
   readonly installationId: number
   readonly bot: SimUser
@@ -27,7 +27,7 @@ export interface InstallationToken {
 }
 
 /** GitHub's installation token life. */
-export const DEFAULT_TOKEN_LIFETIME_MS = 60 * 60_000
+const DEFAULT_TOKEN_LIFETIME_MS = 60 * 60_000
 
 /**
  * GitHub Apps, their installations, and the installation tokens minted for them. A token authenticates as the

@@ -9,7 +9,7 @@ import { withoutCode } from "./withoutCode"
 const KEYWORD = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\b:?\s+(?:([\w.-]+\/[\w.-]+))?#(\d+)\b/gi
 
 /** The issue numbers of this repository a pull request's body closes when it merges; code names none. */
-export const closedByBody = (repo: SimRepository, body: string | null): ReadonlyArray<number> => {
+const closedByBody = (repo: SimRepository, body: string | null): ReadonlyArray<number> => {
   const numbers = new Set<number>()
   for (const match of withoutCode(body ?? "").matchAll(KEYWORD)) {
     const [, full, number] = match

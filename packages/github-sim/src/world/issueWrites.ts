@@ -7,7 +7,7 @@ import type { SimWorld } from "./SimWorld"
 import { newItem } from "./newItem"
 
 /** Fields of a new issue. */
-export interface NewIssue {
+interface NewIssue {
   readonly title: string
   readonly body?: string | null
   readonly labels?: ReadonlyArray<string>
@@ -16,7 +16,7 @@ export interface NewIssue {
 }
 
 /** Fields an issue update may change. */
-export interface IssuePatch {
+interface IssuePatch {
   readonly title?: string
   readonly body?: string | null
   readonly state?: "open" | "closed"
@@ -39,7 +39,7 @@ export const recordEvent = (world: SimWorld, item: SimItem, event: Omit<SimEvent
 }
 
 /** Labels unknown to the catalog are created with GitHub's default colour, as the issues API does. */
-export const ensureLabel = (world: SimWorld, repo: SimRepository, name: string) => {
+const ensureLabel = (world: SimWorld, repo: SimRepository, name: string) => {
   const existing = repo.label(name)
   if (existing !== undefined) return existing
   const label = { id: world.nextId(), name, color: DEFAULT_LABEL_COLOR, description: null, isDefault: false }

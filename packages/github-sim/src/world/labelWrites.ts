@@ -7,7 +7,7 @@ import type { SimRepository } from "./SimRepository"
 import type { SimWorld } from "./SimWorld"
 
 /** Fields of a new catalog label. */
-export interface NewLabel {
+interface NewLabel {
   readonly name: string
   readonly color?: string | undefined
   readonly description?: string | null | undefined

@@ -7,7 +7,7 @@ import type { SimWorld } from "./SimWorld"
 import { newItem } from "./newItem"
 
 /** A new pull request; the caller resolved both branches in the bare repository (undefined: missing). */
-export interface NewPull {
+interface NewPull {
   readonly title: string
   readonly body?: string | null
   readonly head: string
@@ -18,7 +18,7 @@ export interface NewPull {
 }
 
 /** Fields a pull request update may change. */
-export interface PullPatch {
+interface PullPatch {
   readonly title?: string
   readonly body?: string | null
   readonly state?: "open" | "closed"
@@ -26,7 +26,7 @@ export interface PullPatch {
 }
 
 /** Merge state the control API sets (GitHub computes these; the emulator is told). */
-export interface MergeState {
+interface MergeState {
   readonly mergeable?: boolean | null
   readonly mergeableState?: string
   readonly reviewDecision?: SimPull["reviewDecision"]

@@ -20,7 +20,7 @@ const approverOf = (context: ReviewerContext): string | undefined =>
   context.approval?.actor === "operator" ? context.operator : undefined
 
 /** The logins to ask, each once, and a note for each reviewer skipped. */
-export interface NamedReviewers {
+interface NamedReviewers {
   readonly logins: ReadonlyArray<string>
   readonly notes: ReadonlyArray<string>
 }

@@ -1,7 +1,7 @@
 import type { Action } from "../ModelScript"
 
 /** Quotes a string as one POSIX shell word. */
-export const shellWord = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`
+const shellWord = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`
 
 const EDIT_SCRIPT = [
   `const fs = require("node:fs")`,

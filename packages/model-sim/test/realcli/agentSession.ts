@@ -84,7 +84,7 @@ const stdinFeeder = (harness: Harness) => {
 }
 
 /** The transcript rows the harness's parser makes of everything printed so far, and the parser itself. */
-export const parse = (harness: Harness, cli: CliProcess) => {
+const parse = (harness: Harness, cli: CliProcess) => {
   const parser = harness.parser()
   const rows: ReadonlyArray<TranscriptEntry> = cli.lines.flatMap((line) => parser.line(line.text, line.at))
   return { rows, parser }

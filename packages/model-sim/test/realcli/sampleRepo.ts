@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 
 /** The sample project's code, with the bug the scripted session fixes. */
-export const GREET = `export const greet = (name) => "Hello " + name\n`
+const GREET = `export const greet = (name) => "Hello " + name\n`
 
 const TEST = `import { test } from "node:test"
 import assert from "node:assert/strict"

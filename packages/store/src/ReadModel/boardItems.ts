@@ -6,12 +6,12 @@ import { RunId } from "@usine/core/ids/RunId"
 import { OPEN_STATES_SQL } from "../SqlRunStore/RunQueries"
 import { RunStateTagSchema } from "./RunSummary"
 
-export const OpenRunRef = Schema.Struct({
+const OpenRunRef = Schema.Struct({
   id: Schema.String.pipe(Schema.fromBrand(RunId)),
   loop: Schema.String,
   state: RunStateTagSchema
 })
-export type OpenRunRef = typeof OpenRunRef.Type
+type OpenRunRef = typeof OpenRunRef.Type
 
 /** An Item as the Board shows it: what polling last saw of it, and its open Runs. */
 export const BoardItem = Schema.Struct({

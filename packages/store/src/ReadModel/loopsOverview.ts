@@ -5,12 +5,12 @@ import { RUN_STATE_TAGS, RunStateTagSchema } from "./RunSummary"
 import { StateCounts } from "./runList"
 
 /** One Loop as the ledger knows it; Loops only in usine.yaml, with no Run yet, are absent. */
-export const LoopActivity = Schema.Struct({
+const LoopActivity = Schema.Struct({
   loop: Schema.String,
   counts: StateCounts,
   paused: Schema.Boolean
 })
-export type LoopActivity = typeof LoopActivity.Type
+type LoopActivity = typeof LoopActivity.Type
 
 export const LoopsOverview = Schema.Struct({
   loops: Schema.Array(LoopActivity),

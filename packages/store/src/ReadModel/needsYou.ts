@@ -8,14 +8,14 @@ import { RunSummary, SUMMARY_COLUMNS, SummaryRow, summaryOf } from "./RunSummary
 import { LINE_COLUMNS, TranscriptLine, TranscriptLineFromRow } from "./TranscriptLine"
 
 /** A Run parked on its Loop's approval gate, with the prompt it would run. */
-export const WaitingRun = Schema.Struct({ run: RunSummary, task: Schema.String })
-export type WaitingRun = typeof WaitingRun.Type
+const WaitingRun = Schema.Struct({ run: RunSummary, task: Schema.String })
+type WaitingRun = typeof WaitingRun.Type
 
 /**
  * A Run parked at the pull-request gate (ADR 0063): the held Attempt and its unified diff (cut at 256 KiB, `patchCut`),
  * nothing pushed yet.
  */
-export const ReviewingRun = Schema.Struct({
+const ReviewingRun = Schema.Struct({
   run: RunSummary,
   task: Schema.String,
   attemptId: Schema.String.pipe(Schema.fromBrand(AttemptId)),
@@ -24,7 +24,7 @@ export const ReviewingRun = Schema.Struct({
   patch: Schema.String,
   patchCut: Schema.Boolean
 })
-export type ReviewingRun = typeof ReviewingRun.Type
+type ReviewingRun = typeof ReviewingRun.Type
 
 /** Why an Attempt failed, flattened from its typed failure. */
 export const FailureView = Schema.Struct({
@@ -36,7 +36,7 @@ export const FailureView = Schema.Struct({
 export type FailureView = typeof FailureView.Type
 
 /** A Failed Run whose latest failed Attempt nobody marked handled. */
-export const UnresolvedFailure = Schema.Struct({
+const UnresolvedFailure = Schema.Struct({
   run: RunSummary,
   attemptId: Schema.String.pipe(Schema.fromBrand(AttemptId)),
   attemptNumber: Schema.Number,
@@ -44,7 +44,7 @@ export const UnresolvedFailure = Schema.Struct({
   /** The Attempt's last transcript rows, oldest first. */
   lastLines: Schema.Array(TranscriptLine)
 })
-export type UnresolvedFailure = typeof UnresolvedFailure.Type
+type UnresolvedFailure = typeof UnresolvedFailure.Type
 
 export const NeedsYou = Schema.Struct({
   waiting: Schema.Array(WaitingRun),
@@ -60,7 +60,7 @@ export const NeedsYou = Schema.Struct({
 export type NeedsYou = typeof NeedsYou.Type
 
 /** How many transcript rows a failure shows. */
-export const FAILURE_TAIL = 5
+const FAILURE_TAIL = 5
 
 const FailedRow = Schema.Struct({
   ...SummaryRow.fields,

@@ -16,8 +16,8 @@ import { RunStateTagSchema } from "./RunSummary"
 import { LINE_COLUMNS, TranscriptLineFromRow } from "./TranscriptLine"
 import { addUsage, zeroUsage } from "@usine/core/usage/usageFigures"
 
-export const AttemptUsage = Schema.Struct({ attemptId: Schema.String.pipe(Schema.fromBrand(AttemptId)), usage: Usage })
-export type AttemptUsage = typeof AttemptUsage.Type
+const AttemptUsage = Schema.Struct({ attemptId: Schema.String.pipe(Schema.fromBrand(AttemptId)), usage: Usage })
+type AttemptUsage = typeof AttemptUsage.Type
 
 /** Everything the ledger knows of one Run but its transcript. */
 export const RunDetail = Schema.Struct({
@@ -54,7 +54,7 @@ export interface TranscriptWindow {
 }
 
 /** The total of a Run's usage rows; none without rows. */
-export const sumUsage = (usages: ReadonlyArray<Usage>): Usage | undefined =>
+const sumUsage = (usages: ReadonlyArray<Usage>): Usage | undefined =>
   usages.length === 0 ? undefined : usages.reduce(addUsage, zeroUsage)
 
 /** One Run's page: the Run, its Attempts, its transition log and notes, usage, and transcript windows. */

@@ -33,9 +33,9 @@ export const RunPage = Schema.Struct({
 export type RunPage = typeof RunPage.Type
 
 /** Keyset position: the last Run of a page, newest first by receipt time then id. */
-export const cursorOf = (run: Pick<RunSummary, "receivedAt" | "id">): string => `${run.receivedAt}-${run.id}`
+const cursorOf = (run: Pick<RunSummary, "receivedAt" | "id">): string => `${run.receivedAt}-${run.id}`
 
-export const parseCursor = (cursor: string): Option.Option<{ readonly receivedAt: number; readonly id: string }> => {
+const parseCursor = (cursor: string): Option.Option<{ readonly receivedAt: number; readonly id: string }> => {
   const match = /^(\d+)-([0-9a-f]+)$/.exec(cursor)
   return match === null ? Option.none() : Option.some({ receivedAt: Number(match[1]), id: match[2] ?? "" })
 }

@@ -6,7 +6,7 @@ import type { Actor } from "@usine/core/run/Transition"
 import { RunNote, RunNoteBody, summaryOf } from "../RunNote"
 
 /** The most notes a Run page reads: the newest ones. */
-export const NOTES_SHOWN = 200
+const NOTES_SHOWN = 200
 
 const RunNoteFromRow = Schema.transform(
   Schema.Struct({
@@ -81,4 +81,3 @@ export const makeNoteQueries = (sql: SqlClient.SqlClient) => {
   }
 }
 
-export type NoteQueries = ReturnType<typeof makeNoteQueries>

@@ -8,7 +8,7 @@ import { makeNoteQueries } from "../RunNote/noteQueries"
 import { type ReleaseFacts, releaseWhy } from "../RunNote/releaseWhy"
 
 /** The hold a release ended, as its row held it. */
-export interface EndedHold {
+interface EndedHold {
   readonly kind: HoldKind
   readonly reason: string
   readonly until: number | undefined

@@ -51,7 +51,7 @@ const ProgressFromRow = Schema.transform(
 )
 
 /** The record after one more judged Attempt: progress clears streak and park, no progress parks at `max` (0: never). */
-export const nextProgress = (
+const nextProgress = (
   previous: ItemProgress,
   verdict: ProgressVerdict,
   max: number,

@@ -67,4 +67,3 @@ export const makeAttemptQueries = (sql: SqlClient.SqlClient) => {
   }
 }
 
-export type AttemptQueries = ReturnType<typeof makeAttemptQueries>

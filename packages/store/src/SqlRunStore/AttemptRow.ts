@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { Attempt } from "@usine/core/attempt/Attempt"
 
 /** A `usine_attempts` row as SQLite returns it. */
-export const AttemptRow = Schema.Struct({
+const AttemptRow = Schema.Struct({
   id: Schema.String,
   run_id: Schema.String,
   step: Schema.String,
@@ -13,7 +13,7 @@ export const AttemptRow = Schema.Struct({
   worker: Schema.NullOr(Schema.String),
   session: Schema.NullOr(Schema.String)
 })
-export type AttemptRow = typeof AttemptRow.Type
+type AttemptRow = typeof AttemptRow.Type
 
 /** A row decodes to the domain's Attempt (outcome from `outcome_json`) and back. */
 export const AttemptFromRow = Schema.transform(AttemptRow, Attempt, {

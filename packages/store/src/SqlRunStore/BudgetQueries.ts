@@ -16,7 +16,7 @@ const AskJson = Schema.parseJson(Ask)
 /** One Ask per Item and generation: only a reset (a new generation) answers it. */
 export const askIdOf = (itemKey: ItemKey, generation: number): string => `${generation}:${itemKey}`
 
-export interface Budget {
+interface Budget {
   readonly generation: number
   readonly ask: Option.Option<CycleBudgetAsk>
 }
@@ -82,4 +82,3 @@ export const makeBudgetQueries = (sql: SqlClient.SqlClient) => {
   }
 }
 
-export type BudgetQueries = ReturnType<typeof makeBudgetQueries>

@@ -8,8 +8,8 @@ import type { QueuedEvent, StrandedPair } from "../RunStore"
 import { OPEN_STATES_SQL } from "./RunQueries"
 
 /** Where an Event stands: `recorded` only inside the claiming transaction. */
-export const EventStatus = Schema.Literal("recorded", "claimed", "queued", "ignored", "blocked")
-export type EventStatus = typeof EventStatus.Type
+const EventStatus = Schema.Literal("recorded", "claimed", "queued", "ignored", "blocked")
+type EventStatus = typeof EventStatus.Type
 
 const SubmissionJson = Schema.parseJson(Submission)
 
@@ -22,7 +22,7 @@ const StoredEvent = Schema.transform(
     encode: (event) => ({ status: event.status, submission_json: event.submission, recorded_at: event.recordedAt })
   }
 )
-export type StoredEvent = typeof StoredEvent.Type
+type StoredEvent = typeof StoredEvent.Type
 
 const toQueued = (event: StoredEvent): QueuedEvent => ({
   eventId: event.submission.eventId,
@@ -112,4 +112,3 @@ export const makeEventQueries = (sql: SqlClient.SqlClient, written: (eventId: st
   }
 }
 
-export type EventQueries = ReturnType<typeof makeEventQueries>

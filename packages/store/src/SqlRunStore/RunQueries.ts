@@ -4,11 +4,15 @@ import { Effect, Option, Schema } from "effect"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
 import type { Run } from "@usine/core/run/Run"
+import { OPEN_TAGS, UNSTARTED_TAGS } from "@usine/core/run/state"
 import { Transition } from "@usine/core/run/Transition"
 import { RunFromRow, rowOfRun } from "./RunRow"
 
-export const OPEN_STATES_SQL = "('Pending', 'Waiting', 'Queued', 'Running', 'Reviewing')"
-export const UNSTARTED_STATES_SQL = "('Pending', 'Waiting', 'Queued')"
+/** A SQL list of state tags, from core's own lists: one place says which states are open (issue 35). */
+const sqlList = (tags: ReadonlyArray<string>) => `(${tags.map((tag) => `'${tag}'`).join(", ")})`
+
+export const OPEN_STATES_SQL = sqlList(OPEN_TAGS)
+const UNSTARTED_STATES_SQL = sqlList(UNSTARTED_TAGS)
 
 const TransitionFromRow = Schema.transform(
   Schema.Struct({
@@ -36,7 +40,7 @@ const TransitionFromRow = Schema.transform(
   }
 )
 
-export type TransitionInput = Omit<Transition, "seq">
+type TransitionInput = Omit<Transition, "seq">
 
 /**
  * Reads and writes of `usine_runs`, `usine_transitions` and `usine_approvals`; SQL failures are defects. `written` is

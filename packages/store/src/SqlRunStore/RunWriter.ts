@@ -5,7 +5,7 @@ import type { Actor } from "@usine/core/run/Transition"
 import type { RunQueries } from "./RunQueries"
 
 /** Who changed a Run and why, for its transition row. */
-export interface Cause {
+interface Cause {
   readonly actor: Actor
   readonly reason: string
 }
@@ -68,4 +68,3 @@ export const makeRunWriter = (runs: RunQueries) => ({
     })
 })
 
-export type RunWriter = ReturnType<typeof makeRunWriter>

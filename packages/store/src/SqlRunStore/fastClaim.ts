@@ -12,7 +12,7 @@ import { rowOfRun } from "./RunRow"
  * strings, numbers, a boolean), key for key in the schema's order, absent optional fields left out, without the
  * Schema pass.
  */
-export const submissionJson = (s: Submission): string =>
+const submissionJson = (s: Submission): string =>
   JSON.stringify({
     eventId: s.eventId,
     loop: s.loop,

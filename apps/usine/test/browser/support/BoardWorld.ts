@@ -14,7 +14,7 @@ import { scopedBrowser } from "./scopedBrowser"
 import { scopedPage } from "./scopedPage"
 
 /** What the browser tests share: the emulator, `usine up` on it, and a Chromium logged in to its Board. */
-export interface BoardWorldShape {
+interface BoardWorldShape {
   readonly sim: StartedSim
   /** The token of the account usine works as. */
   readonly token: string

@@ -11,7 +11,7 @@ import { chromiumMissing, scopedBrowser } from "./scopedBrowser"
 import { step } from "./step"
 
 /** `usine up` on the emulator and a Chromium not yet logged in, for the login, logout, expiry and throttle tests. */
-export interface SessionWorldShape {
+interface SessionWorldShape {
   /** The Board's address, ending in `/`. */
   readonly url: string
   readonly browser: BrowserContext

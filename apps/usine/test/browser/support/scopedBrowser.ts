@@ -4,7 +4,7 @@ import { type BrowserContext, chromium } from "playwright-core"
 import { scopedDir } from "../../support/scopedSim"
 
 /** Debian's Chromium; the suite never downloads a browser. */
-export const CHROMIUM = "/usr/bin/chromium"
+const CHROMIUM = "/usr/bin/chromium"
 
 /** Why the browser suite cannot run here, or undefined when it can. */
 export const chromiumMissing: string | undefined = existsSync(CHROMIUM)

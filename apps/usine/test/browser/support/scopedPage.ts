@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { BrowserContext, Page } from "playwright-core"
 
 /** A tab and what went wrong in it: uncaught script errors, console errors (a CSP refusal is one). */
-export interface WatchedPage {
+interface WatchedPage {
   readonly page: Page
   readonly problems: () => ReadonlyArray<string>
 }

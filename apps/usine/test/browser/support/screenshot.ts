@@ -4,10 +4,10 @@ import { Effect } from "effect"
 import type { Page } from "playwright-core"
 
 /** Kept as test artifacts (git-ignored). */
-export const SCREENSHOTS = fileURLToPath(new URL("../../../../../artifacts/screenshots/", import.meta.url))
+const SCREENSHOTS = fileURLToPath(new URL("../../../../../artifacts/screenshots/", import.meta.url))
 
 /** The README's pictures, written by `pnpm run screenshots` (`USINE_UPDATE_SCREENSHOTS=1`). */
-export const README_SCREENSHOTS = fileURLToPath(new URL("../../../../../docs/screenshots/", import.meta.url))
+const README_SCREENSHOTS = fileURLToPath(new URL("../../../../../docs/screenshots/", import.meta.url))
 
 /** Saves the whole page as `artifacts/screenshots/<name>.png` and returns the file. */
 export const screenshot = (page: Page, name: string) =>

@@ -6,7 +6,7 @@ import { scopedSim } from "../../support/scopedSim"
 import type { EmulatedPull } from "./checkInvariants"
 
 /** An issue as the emulator's REST API lists it. */
-export interface EmulatedIssue {
+interface EmulatedIssue {
   readonly number: number
   readonly title: string
   readonly state: string

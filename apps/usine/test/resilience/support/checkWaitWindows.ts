@@ -11,7 +11,7 @@ export interface WaitWindow {
 }
 
 /** Requests already on the wire when the daemon read the limited answer may land just after it. */
-export const IN_FLIGHT_SLACK_MS = 250
+const IN_FLIGHT_SLACK_MS = 250
 
 /**
  * No API request from `login` (the daemon) arrives inside a wait window (git traffic is not rate limited by the API and is

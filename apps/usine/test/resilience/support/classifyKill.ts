@@ -2,7 +2,7 @@ import { type AttemptFolder, attemptPhase } from "./attemptFolders"
 import type { EmulatedPull } from "./checkInvariants"
 import type { LedgerSnapshot } from "./LedgerSnapshot"
 
-export interface KillScene {
+interface KillScene {
   /** The ledger, Attempt folders and pull requests read right after the daemon died: frozen at the kill. */
   readonly ledger: LedgerSnapshot
   readonly folders: ReadonlyArray<AttemptFolder>

@@ -17,9 +17,9 @@ export const PHASES = [
   "pull request created, not recorded",
   "recovering after a restart"
 ] as const
-export type Phase = (typeof PHASES)[number]
+type Phase = (typeof PHASES)[number]
 
-export interface PhaseContext {
+interface PhaseContext {
   readonly world: ResilienceWorld
   readonly root: string
   readonly ledgerFile: string
@@ -33,7 +33,7 @@ export const isPullsPost = (r: LoggedRequest) => r.method === "POST" && /^\/repo
 const isFindByHead = (r: LoggedRequest) => r.method === "GET" && /^\/repos\/[^/]+\/[^/]+\/pulls\?.*head=/.test(r.path)
 
 /** The fault the PR phases install on pull request creation; cleared after each kill. */
-export const PULLS_POST = { method: "POST", path: "/repos/*/*/pulls", times: 1 } as const
+const PULLS_POST = { method: "POST", path: "/repos/*/*/pulls", times: 1 } as const
 
 const lastJournalStep = (root: string, step: string, extra: (f: ReturnType<typeof attemptFolders>[number]) => boolean = () => true) =>
   () => attemptFolders(root).some((f) => f.journal[f.journal.length - 1] === step && extra(f))

@@ -24,7 +24,7 @@ export interface HarvestScene {
 const text = (value: unknown): string | undefined => (value === null || value === undefined ? undefined : String(value))
 
 /** The branch's commit in the emulator's bare repository, read on disk: no request of the daemon's account. */
-export const branchShaOn = (world: ResilienceWorld, branch: string): string | undefined => {
+const branchShaOn = (world: ResilienceWorld, branch: string): string | undefined => {
   const gitDir = bareRepositoryPath(world.sim.dataDir, "acme", "widgets")
   const line = execFileSync("git", ["--git-dir", gitDir, "for-each-ref", "--format=%(objectname)", `refs/heads/${branch}`], { encoding: "utf8" }).trim()
   return line === "" ? undefined : line

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from "node:fs"
 
-export interface OurProcess {
+interface OurProcess {
   readonly pid: number
   readonly cwd: string
   readonly cmdline: string

@@ -2,13 +2,13 @@ import { fileURLToPath } from "node:url"
 import { BOARD_TOKEN, REPOSITORY } from "../../support/daemonConfig"
 
 /** The suite's scripted agent; its first argument picks how it behaves (see the file). */
-export const QUICK_AGENT = fileURLToPath(new URL("../agents/quickAgent.mjs", import.meta.url))
+const QUICK_AGENT = fileURLToPath(new URL("../agents/quickAgent.mjs", import.meta.url))
 
 /** A `command` Agent running the quick agent in `mode`, optionally through another harness's parser. */
 export const agent = (mode: string, options: { readonly arg?: string | number; readonly harness?: "command" | "codex" } = {}) =>
   `{harness: ${options.harness ?? "command"}, command: ${JSON.stringify([process.execPath, QUICK_AGENT, mode, ...(options.arg === undefined ? [] : [String(options.arg)])])}}`
 
-export interface LoopSpec {
+interface LoopSpec {
   readonly name: string
   /** `issues` by default. */
   readonly on?: "issues" | "pull_requests"

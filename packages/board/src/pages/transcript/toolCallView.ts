@@ -1,17 +1,17 @@
 /** A line of an edit's body: removed, added, or a note that lines were left out. */
-export interface EditLine {
+interface EditLine {
   readonly sign: "-" | "+" | "…"
   readonly text: string
 }
 
 /** What a tool call row shows: a command line, a file edit with a short diff-like body, or the tool's arguments. */
-export type ToolCallView =
+type ToolCallView =
   | { readonly _tag: "Command"; readonly command: string }
   | { readonly _tag: "Edit"; readonly verb: string; readonly path: string; readonly lines: ReadonlyArray<EditLine> }
   | { readonly _tag: "Other"; readonly text: string }
 
 /** Each side of an edit shows at most this many lines. */
-export const EDIT_LINES = 12
+const EDIT_LINES = 12
 
 const SHELL = new Set(["bash", "shell", "exec_command", "exec", "local_shell", "run_shell_command"])
 

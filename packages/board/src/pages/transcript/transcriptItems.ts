@@ -4,7 +4,7 @@ import type { TranscriptLine } from "@usine/store/ReadModel/TranscriptLine"
  * A transcript as the page shows it: each tool call with the result that answered it, every other row on its own.
  * `settled`: a call that will get no result (see `ONE_SHOT`).
  */
-export type TranscriptItem =
+type TranscriptItem =
   | { readonly _tag: "Call"; readonly call: TranscriptLine; readonly result?: TranscriptLine | undefined; readonly settled?: boolean }
   | { readonly _tag: "Row"; readonly line: TranscriptLine }
 
@@ -12,10 +12,10 @@ export type TranscriptItem =
  * Tools whose call row is written once the call is done, with a result row right after it only when it failed:
  * Codex's `apply_patch` (codexToolRows). Such a call waits for the next row only.
  */
-export const ONE_SHOT: ReadonlySet<string> = new Set(["apply_patch"])
+const ONE_SHOT: ReadonlySet<string> = new Set(["apply_patch"])
 
 /** Whether `result` can answer `call`: the same tool, or a result that does not name its tool. */
-export const answers = (call: TranscriptLine, result: TranscriptLine): boolean =>
+const answers = (call: TranscriptLine, result: TranscriptLine): boolean =>
   result.tool === undefined || call.tool === result.tool
 
 /**

@@ -1,5 +1,5 @@
 /** A `verify` row as the executor writes it: `pass (round 1, exit 0): npm test` and the command's output below. */
-export interface VerifyResult {
+interface VerifyResult {
   readonly passed: boolean
   readonly round: string
   readonly exit: string
@@ -17,7 +17,7 @@ export const verifyResult = (text: string): VerifyResult | undefined => {
 }
 
 /** A judge's verdict row, `judge <name>: pass|feedback` and its reasoning (runJudge's `verdictRows`). */
-export interface JudgeVerdictRow {
+interface JudgeVerdictRow {
   readonly judge: string
   readonly verdict: "pass" | "feedback"
   readonly reasoning: string

@@ -26,7 +26,7 @@ import { PullRequests } from "@usine/github/PullRequests"
 import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
 export const REPOSITORY = "acme/widgets"
-export const AGENT_SCRIPT = fileURLToPath(new URL("../fixtures/agent.sh", import.meta.url))
+const AGENT_SCRIPT = fileURLToPath(new URL("../fixtures/agent.sh", import.meta.url))
 
 /** The scripted agent in one mode, committing as a made-up person. */
 export const scriptedAgent = (mode: string, values: Record<string, string> = {}): AgentConfig => {
@@ -54,7 +54,7 @@ const scriptedAgentConfig = (mode: string, values: Record<string, string>): Agen
   }
 })
 
-export const MODES = ["edit", "fix-after-feedback", "slow", "hang", "resume", "workflow", "secret", "nothing", "self-pr", "diffstat", "shadow"] as const
+const MODES = ["edit", "fix-after-feedback", "slow", "hang", "resume", "workflow", "secret", "nothing", "self-pr", "diffstat", "shadow"] as const
 
 export const policy = (patch: Partial<AttemptPolicy> = {}): AttemptPolicy => ({
   verify: [],
@@ -118,7 +118,7 @@ export const recorder = () => {
  * Worker root in a temp dir running the scripted agent in every mode (the Agent's name is the mode).
  */
 /** The harvest retry of the tests: three more tries, 50 ms apart, instead of minutes. */
-export const quickHarvestRetry = Schedule.spaced("50 millis").pipe(Schedule.intersect(Schedule.recurs(3)))
+const quickHarvestRetry = Schedule.spaced("50 millis").pipe(Schedule.intersect(Schedule.recurs(3)))
 
 export const setup = (
   options: {
