@@ -35,6 +35,13 @@ module.exports = {
       to: { path: "^packages/executor/" }
     },
     {
+      name: "board-reads-runs-only",
+      comment: "the Board reads Runs through RunReads; every write goes through the engine (issue 35). Types only from RunStore",
+      severity: "error",
+      from: { path: "^packages/board/src/" },
+      to: { path: "^packages/store/src/(RunStore|SqlRunStore)\\.ts$", dependencyTypesNot: ["type-only"] }
+    },
+    {
       name: "src-not-test-code",
       comment: "runtime code imports no test code, no test kit and no emulator (apps/usine/src may start the sims)",
       severity: "error",

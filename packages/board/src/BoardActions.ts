@@ -7,7 +7,8 @@ import { RunEngine } from "@usine/engine/RunEngine"
 import { LoopNotConfigured } from "@usine/engine/RunEngine/OperatorRefusals"
 import type { CapTarget } from "@usine/engine/RunEngine/raiseDailyCap"
 import { ReadModel } from "@usine/store/ReadModel"
-import { type Amendment, RunStore } from "@usine/store/RunStore"
+import type { Amendment } from "@usine/store/RunStore"
+import { RunReads } from "@usine/store/RunReads"
 import { ItemNotOnBoard, UnknownColumn } from "./BoardActions/BoardActionRefusals"
 import { BoardMoves } from "./BoardMoves"
 import { BoardSettings } from "./BoardSettings"
@@ -20,7 +21,7 @@ import { columnOf } from "./BoardViews/boardView"
 export class BoardActions extends Effect.Service<BoardActions>()("usine/BoardActions", {
   effect: Effect.gen(function* () {
     const engine = yield* RunEngine
-    const store = yield* RunStore
+    const store = yield* RunReads
     const model = yield* ReadModel
     const moves = yield* BoardMoves
     const boardSettings = yield* BoardSettings

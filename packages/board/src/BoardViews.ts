@@ -5,7 +5,7 @@ import type { RunId } from "@usine/core/ids/RunId"
 import { Redactor } from "@usine/core/text/Redactor"
 import { BrakeStore } from "@usine/store/BrakeStore"
 import { ReadModel } from "@usine/store/ReadModel"
-import { RunStore } from "@usine/store/RunStore"
+import { RunReads } from "@usine/store/RunReads"
 import type { RunFilter, RunPage } from "@usine/store/ReadModel/runList"
 import { TriggerRefusals } from "@usine/store/TriggerRefusals"
 import { WriteBackOutbox } from "@usine/store/WriteBackOutbox"
@@ -44,7 +44,7 @@ export interface RunsView {
 export class BoardViews extends Effect.Service<BoardViews>()("usine/BoardViews", {
   effect: Effect.gen(function* () {
     const model = yield* ReadModel
-    const store = yield* RunStore
+    const store = yield* RunReads
     const redactor = yield* Redactor
     const boardSettings = yield* BoardSettings
     const polls = yield* PollFailureFeed

@@ -3,6 +3,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
 import { LedgerConnection } from "./LedgerConnection"
+import { RunReads } from "./RunReads"
 import { RunStore } from "./RunStore"
 import { makeAttempts } from "./SqlRunStore/attempts"
 import { makeClaim } from "./SqlRunStore/claim"
@@ -46,4 +47,7 @@ const make = Effect.gen(function* () {
   })
 })
 
-export const layer: Layer.Layer<RunStore, never, SqlClient.SqlClient> = Layer.scoped(RunStore, make)
+/** The ledger's RunStore, and its reads for the Board (`RunReads`) on the same store. */
+export const layer: Layer.Layer<RunStore | RunReads, never, SqlClient.SqlClient> = RunReads.fromRunStore.pipe(
+  Layer.provideMerge(Layer.scoped(RunStore, make))
+)
