@@ -7,7 +7,14 @@ import type { HeldAttempt } from "@usine/store/RunStore"
  * of the Run follows the newest held Attempt's review, so an automatic or operator retry does the same.
  */
 export type ReviewDirective =
-  | { readonly _tag: "Publish"; readonly heldAttempt: number; readonly head: string; readonly verification?: string | undefined }
+  | {
+    readonly _tag: "Publish"
+    readonly heldAttempt: number
+    readonly head: string
+    readonly verification?: string | undefined
+    /** The agent's own commit subjects, kept with the held work: the pull request is titled after them. */
+    readonly subjects?: ReadonlyArray<string> | undefined
+  }
   | { readonly _tag: "Changes"; readonly heldAttempt: number; readonly text: string }
 
 /** The directive of the Run's newest held Attempt; none before any review. */
@@ -16,7 +23,7 @@ export const reviewDirectiveOf = (held: Option.Option<HeldAttempt>): ReviewDirec
   const review = held.value.review.value
   const heldAttempt = held.value.attempt.number
   return review._tag === "Approved"
-    ? { _tag: "Publish", heldAttempt, head: held.value.held.head, verification: held.value.held.verification }
+    ? { _tag: "Publish", heldAttempt, head: held.value.held.head, verification: held.value.held.verification, subjects: held.value.held.subjects }
     : { _tag: "Changes", heldAttempt, text: review.text }
 }
 

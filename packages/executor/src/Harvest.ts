@@ -32,6 +32,8 @@ export interface HarvestInput {
   readonly verification: ReadonlyArray<VerifyEntry>
   /** The verification section as the held Attempt wrote it, for work published after the pull-request gate. */
   readonly verificationText?: string | undefined
+  /** The agent's commit subjects kept with work held at the pull-request gate; else read from the harvested log. */
+  readonly agentSubjects?: ReadonlyArray<string> | undefined
   /** Keeps the collected change's bounded diff with the Attempt (issue 21), before anything is pushed. */
   readonly onPatch?: ((patch: HeldPatch) => Effect.Effect<void>) | undefined
   /** The ledger's record of the Attempt's push (ADR 0082): a harvest run again pushes that commit, or knows it pushed it. */
@@ -108,7 +110,7 @@ const usineCommitMessage = (run: HarvestInput["run"], attemptNumber: number): st
  * AgentFailure. A failure caused by what the worktree holds is the agent's (an AgentFailure), never retried.
  */
 export const collectChange = Effect.fn("Harvest.collectChange")(function* (
-  input: Pick<HarvestInput, "git" | "redactor" | "begin" | "policy" | "run" | "attemptNumber">
+  input: Pick<HarvestInput, "git" | "redactor" | "begin" | "policy" | "run" | "attemptNumber"> & Pick<Partial<HarvestInput>, "agentSubjects">
 ): Effect.fn.Return<CollectedChange, AttemptFailure | TransportError> {
   const { begin, git, redactor, run } = input
   const leftover = `${run.loop}: work on ${itemName(run)}\n\nCommitted by usine for the agent (Run ${run.id}, Attempt ${input.attemptNumber}).`
@@ -131,7 +133,8 @@ export const collectChange = Effect.fn("Harvest.collectChange")(function* (
     if (input.policy.kind === "schedule") return { commits: [], nothing: { commits: [], summary: "the agent made no change; nothing to push" } }
     return yield* new AgentFailure({ reason: "the agent made no change", evidence: `its tree is the tree of ${base.slice(0, 8)}` })
   }
-  const subjects = (yield* git.log(["--reverse", "--format=%h %s", `${base}..${head}`]).pipe(Effect.orElseSucceed(() => "")))
+  // Work published from the pull-request gate is usine's commit of the tree: the agent's subjects were kept with it.
+  const subjects = input.agentSubjects ?? (yield* git.log(["--reverse", "--format=%h %s", `${base}..${head}`]).pipe(Effect.orElseSucceed(() => "")))
     .split("\n")
     .filter((line) => line.trim() !== "")
   const maxDiffBytes = input.policy.output?.diffBytes ?? defaultOutputCaps.diffBytes

@@ -11,7 +11,12 @@ export const HeldWork = Schema.Struct({
   head: Schema.String,
   ref: Schema.String,
   /** The pull request body's verification section as this Attempt's rounds make it; the published body carries it. */
-  verification: Schema.optional(Schema.String)
+  verification: Schema.optional(Schema.String),
+  /**
+   * The agent's own commit subjects (`<short sha> <subject>`): what is held is usine's commit of its tree (ADR 0081),
+   * so the published pull request's title and quoted subjects come from here.
+   */
+  subjects: Schema.optional(Schema.Array(Schema.String))
 })
 export type HeldWork = typeof HeldWork.Type
 

@@ -39,6 +39,7 @@ export const holdForReview = Effect.fn("Harvest.holdForReview")(function* (
         worker: input.worker,
         head: collected.built,
         ref,
+        subjects: collected.subjects,
         verification: verificationSection({ commands: input.policy.verify, rounds: input.verification, redactor: input.redactor })
       },
       summary: `${count} commit${count === 1 ? "" : "s"} verified; waits for review before anything is pushed`

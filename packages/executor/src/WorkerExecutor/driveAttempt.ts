@@ -221,15 +221,19 @@ const hold = (ctx: AttemptContext, begin: BeginEntry) =>
  * Approve PR: the Attempt's worktree starts at the held work (the Run's newest salvage); no agent runs and no
  * verify, the harvest pushes and opens the pull request. A worktree elsewhere means the held work is not here.
  */
-const publish = (ctx: AttemptContext, begin: BeginEntry, review: { readonly head: string; readonly verification?: string | undefined }) =>
+const publish = (
+  ctx: AttemptContext,
+  begin: BeginEntry,
+  review: { readonly head: string; readonly verification?: string | undefined; readonly subjects?: ReadonlyArray<string> | undefined }
+) =>
   begin.startSha === review.head
-    ? harvestNow(ctx, begin, review.verification)
+    ? harvestNow(ctx, begin, review.verification, review.subjects)
     : Effect.succeed(failed(new AgentFailure({
       reason: `the work approved for its pull request is not on the Worker ${ctx.worker.name}`,
       evidence: `held at ${review.head.slice(0, 12)}, the Attempt started at ${begin.startSha.slice(0, 12)}`
     })))
 
-const harvestNow = (ctx: AttemptContext, begin: BeginEntry, verificationText?: string) => {
+const harvestNow = (ctx: AttemptContext, begin: BeginEntry, verificationText?: string, agentSubjects?: ReadonlyArray<string>) => {
   const { journal, request } = ctx
   const { policy } = request
   const verification = journal.entries().filter((e): e is VerifyEntry => e._tag === "verify")
@@ -243,6 +247,7 @@ const harvestNow = (ctx: AttemptContext, begin: BeginEntry, verificationText?: s
     attemptNumber: request.attempt.number,
     verification,
     verificationText,
+    agentSubjects,
     onPatch: request.onPatch,
     pushes: request.pushes
   }).pipe(
