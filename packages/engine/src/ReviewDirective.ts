@@ -23,7 +23,13 @@ export const reviewDirectiveOf = (held: Option.Option<HeldAttempt>): ReviewDirec
   const review = held.value.review.value
   const heldAttempt = held.value.attempt.number
   return review._tag === "Approved"
-    ? { _tag: "Publish", heldAttempt, head: held.value.held.head, verification: held.value.held.verification, subjects: held.value.held.subjects }
+    ? {
+      _tag: "Publish",
+      heldAttempt,
+      head: held.value.held.head,
+      verification: held.value.held.verification,
+      ...(held.value.held.subjects === undefined ? {} : { subjects: held.value.held.subjects })
+    }
     : { _tag: "Changes", heldAttempt, text: review.text }
 }
 

@@ -8,10 +8,10 @@ import { changesPrompt, reviewDirectiveOf } from "@usine/engine/ReviewDirective"
 import type { HeldAttempt } from "@usine/store/RunStore"
 
 const runId = RunId("r".repeat(32))
-const held = (review: HeldAttempt["review"]): Option.Option<HeldAttempt> =>
+const held = (review: HeldAttempt["review"], subjects?: ReadonlyArray<string>): Option.Option<HeldAttempt> =>
   Option.some({
     attempt: new Attempt({ id: attemptIdOf(runId, 2), runId, step: "main", number: 2, startedAt: 0 }),
-    held: { worker: "local", head: "abc", ref: "refs/usine/salvage/r/2", verification: "ok 1 - tests" },
+    held: { worker: "local", head: "abc", ref: "refs/usine/salvage/r/2", verification: "ok 1 - tests", ...(subjects === undefined ? {} : { subjects }) },
     patch: { text: "", cut: false },
     review
   })
@@ -25,6 +25,14 @@ describe("what the Attempt after the pull-request gate does", () => {
       _tag: "Changes",
       heldAttempt: 2,
       text: "add a test"
+    })
+    // The agent's subjects kept with the held work go to the publishing Attempt: its pull request is titled after them.
+    assert.deepStrictEqual(reviewDirectiveOf(held(Option.some(new ReviewApproved({ at: 1 })), ["1a2b3c4 Add deslugify"])), {
+      _tag: "Publish",
+      heldAttempt: 2,
+      head: "abc",
+      verification: "ok 1 - tests",
+      subjects: ["1a2b3c4 Add deslugify"]
     })
     const prompt = changesPrompt("fix #7", "add a test")
     assert.isTrue(prompt.startsWith("fix #7") && prompt.includes("add a test"))
