@@ -35,6 +35,7 @@ describe("Board actions", () => {
       assert.deepStrictEqual([missing.status, missing.body.error], [404, "RunNotFound"])
       const malformed = yield* promise(() => browser.act("/runs/nope/approve"))
       assert.deepStrictEqual([malformed.status, malformed.body.error, malformed.body.field], [400, "InvalidInput", "id"])
+      assert.strictEqual(malformed.body.message, 'id: expected a run id (32 hex digits), got "nope"', "worded as a config problem")
       const plain = yield* promise(() => browser.post(`/runs/${runOf(free)}/approve`, {}))
       assert.strictEqual(plain.status, 409, "a plain form post gets the same status, as a page")
       assert.include(plain.body, "it is Running")
@@ -111,6 +112,7 @@ describe("Board actions", () => {
       assert.strictEqual(resolvedAgain.status, 200, "resolving twice is harmless")
       const badAgent = yield* promise(() => browser.act(`/runs/${runOf(run)}/edit-and-retry`, { agent: "Not An Agent" }))
       assert.deepStrictEqual([badAgent.status, badAgent.body.field], [400, "agent"])
+      assert.match(String(badAgent.body.message), /^agent: expected a name of lowercase letters.*, got "Not An Agent"$/)
 
       const retried = yield* promise(() => browser.act(`/runs/${runOf(run)}/edit-and-retry`, { task: "try harder", model: "" }))
       assert.deepStrictEqual([retried.status, retried.body.state], [200, "Running"])
@@ -137,7 +139,7 @@ describe("Board actions", () => {
       assert.deepStrictEqual([sent.status, sent.body.delivered], [200, true])
       assert.deepStrictEqual(memory.interventions, [{ attemptId, message: "use the fixture" }])
       const empty = yield* promise(() => browser.act(`/runs/${runOf(run)}/intervene`, { attemptId, message: " " }))
-      assert.deepStrictEqual([empty.status, empty.body.field], [400, "message"])
+      assert.deepStrictEqual([empty.status, empty.body.field, empty.body.message], [400, "message", "message: write a message"])
       const other = yield* promise(() =>
         browser.act(`/runs/${runOf(run)}/intervene`, { attemptId: attemptIdOf(runOf(run), 2), message: "hi" })
       )

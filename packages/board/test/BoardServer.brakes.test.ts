@@ -53,7 +53,7 @@ describe("Board budgets and brakes", () => {
       const none = yield* promise(() => browser.act("/budgets/raise", { loop: "gated", tokens: 5000 }))
       assert.deepStrictEqual([none.status, none.body.error], [409, "DailyCapNotSet"])
       const empty = yield* promise(() => browser.act("/budgets/raise", { loop: "build" }))
-      assert.deepStrictEqual([empty.status, empty.body.field], [400, "tokens"])
+      assert.deepStrictEqual([empty.status, empty.body.field, empty.body.message], [400, "tokens", "tokens: give tokens or costUsd"])
       for (let i = 0; i < 2; i++) {
         const raised = yield* promise(() => browser.act("/budgets/raise", { loop: "build", tokens: 2000 }))
         assert.deepStrictEqual([raised.status, raised.body.tokens], [200, 2000])

@@ -87,6 +87,6 @@ describe("Board Loop, budget and card actions", () => {
       const repository = yield* promise(() => browser.act("/board/move", { repository: "other/repo", number: 10, column: "Ready" }))
       assert.strictEqual(repository.status, 404)
       const number = yield* promise(() => browser.act("/board/move", { repository: REPOSITORY, number: "x", column: "Ready" }))
-      assert.deepStrictEqual([number.status, number.body.field], [400, "number"])
+      assert.deepStrictEqual([number.status, number.body.field, number.body.message], [400, "number", 'number: expected a number, got "x"'])
     }))
 })

@@ -67,6 +67,7 @@ describe("Board pages and their JSON twins", () => {
       assert.deepStrictEqual(failedOnly.page.runs.map((r) => r.id), [runOf(failing)])
       const badFilter = yield* promise(() => browser.get("/api/runs?state=Lost"))
       assert.deepStrictEqual([badFilter.status, JSON.parse(badFilter.body).field], [400, "state"])
+      assert.match(JSON.parse(badFilter.body).message, /^state: expected one of "Pending", .*"Canceled", got "Lost"$/)
 
       const runHtml = (yield* promise(() => browser.get(`/runs/${runOf(failing)}`))).body
       const run = JSON.parse((yield* promise(() => browser.get(`/api/runs/${runOf(failing)}`))).body)

@@ -1,6 +1,5 @@
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Schema } from "effect"
 import type { Context, Hono } from "hono"
-import { z } from "zod"
 import { AttemptId } from "@usine/core/ids/AttemptId"
 import { ItemKey } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
@@ -14,13 +13,13 @@ import {
   RaiseCapForm,
   LoopParams,
   MoveForm,
-  parseInput,
   PlainForm,
   RequestChangesForm,
   ResetForm,
   RunParams,
   VersionedForm
 } from "./inputs"
+import { parseInput } from "./parseInput"
 import { renderPage } from "./renderPage"
 import { logUnexpected, problemOf, type RunExit, wantsJson } from "./respond"
 
@@ -41,12 +40,12 @@ export const readBody = async (c: Context<BoardEnv>): Promise<unknown> =>
  * plain form post, 303 back to the page (or a page naming the refusal, with its status).
  */
 export const actionRoutes = (app: Hono<BoardEnv>, deps: ActionDeps) => {
-  const action = <P extends z.ZodType, B extends z.ZodType<{ readonly back?: string | undefined }>, A, E>(
+  const action = <P, PI, B extends { readonly back?: string | undefined }, BI, A, E>(
     path: string,
-    params: P,
-    body: B,
-    act: (params: z.output<P>, body: z.output<B>) => Effect.Effect<A, E>,
-    home: (params: z.output<P>) => string
+    params: Schema.Schema<P, PI>,
+    body: Schema.Schema<B, BI>,
+    act: (params: P, body: B) => Effect.Effect<A, E>,
+    home: (params: P) => string
   ) =>
     app.post(path, async (c) => {
       const raw = await readBody(c)
@@ -64,6 +63,7 @@ export const actionRoutes = (app: Hono<BoardEnv>, deps: ActionDeps) => {
       return renderPage(c, { title: "Refused", current: "" }, <ProblemPage message={problem.body.message} back={back} />, problem.status)
     })
 
+  const NoParams = Schema.Struct({})
   const runHome = ({ id }: { readonly id: string }) => `/runs/${id}`
   const { actions } = deps
 
@@ -107,28 +107,28 @@ export const actionRoutes = (app: Hono<BoardEnv>, deps: ActionDeps) => {
   action("/loops/:loop/unpause", LoopParams, PlainForm, ({ loop }) => actions.setPaused(loop, false), () => "/loops")
   action(
     "/budgets/reset",
-    z.object({}),
+    NoParams,
     ResetForm,
     (_, { askId, itemKey }) => actions.resetCycleBudget(ItemKey(itemKey), askId),
     () => "/"
   )
   action(
     "/budgets/raise",
-    z.object({}),
+    NoParams,
     RaiseCapForm,
     (_, { costUsd, loop, tokens }) => actions.raiseCap(loop, { tokens, costUsd }),
     () => "/"
   )
   action(
     "/brakes/clear-no-progress",
-    z.object({}),
+    NoParams,
     ClearParkForm,
     (_, { itemKey, loop }) => actions.clearNoProgress(loop, ItemKey(itemKey)),
     () => "/"
   )
   action(
     "/board/move",
-    z.object({}),
+    NoParams,
     MoveForm,
     (_, { column, number, repository }) => actions.move(repository, number, column),
     () => "/board"

@@ -1,95 +1,114 @@
-import { Data, Effect } from "effect"
-import { z } from "zod"
-import { RUN_STATE_TAGS } from "@usine/store/ReadModel/RunSummary"
+import { ParseResult, Schema } from "effect"
+import { Name, NonNegativeInt, PositiveInt, RepositoryName } from "@usine/core/config/ConfigScalars"
+import { ItemKey, parseItemKey } from "@usine/core/ids/ItemKey"
+import { RunStateTagSchema } from "@usine/store/ReadModel/RunSummary"
+import { back, numberField, optionalNumber, optionalText, trimmedText } from "./formFields"
 
-/** A request field is missing or malformed (the board answers 400 naming it). */
-class InvalidInput extends Data.TaggedError("InvalidInput")<{ readonly field: string; readonly detail: string }> {
-  override get message() {
-    return `${this.field}: ${this.detail}`
-  }
-}
+/** What an operator writes (a change request, a message to an agent): trimmed, not empty, at most 20,000 characters. */
+const Writing = (whenEmpty: string) =>
+  trimmedText(
+    Schema.String.pipe(
+      Schema.filter((text) => text.length > 0 || whenEmpty),
+      Schema.maxLength(20_000, { description: "at most 20,000 characters" })
+    )
+  )
 
-/** Validates at the edge; the first problem names its field. */
-export const parseInput = <T extends z.ZodType>(schema: T, data: unknown): Effect.Effect<z.output<T>, InvalidInput> => {
-  const result = schema.safeParse(data)
-  if (result.success) return Effect.succeed(result.data)
-  const issue = result.error.issues[0]
-  return Effect.fail(new InvalidInput({ field: issue?.path.join(".") || "request", detail: issue?.message ?? "invalid" }))
-}
+const Version = optionalNumber(NonNegativeInt)
 
-/** An empty form field means "not given". */
-const optionalText = z.string().trim().optional().transform((v) => (v === "" ? undefined : v))
-const optionalInt = (min: number) =>
-  z.union([z.string(), z.number()]).optional()
-    .transform((v) => (v === undefined || v === "" ? undefined : Number(v)))
-    .pipe(z.number().int().min(min).optional())
-/** Where a form post returns: a path on this Board, never another site. */
-const back = optionalText.pipe(z.string().regex(/^\/(?![/\\])[^\s\\]*$/).optional().catch(undefined))
-const name = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "expected a name like start-dev")
+export const RunParams = Schema.Struct({
+  id: Schema.String.pipe(Schema.pattern(/^[0-9a-f]{32}$/), Schema.annotations({ description: "a run id (32 hex digits)" }))
+})
 
-export const RunParams = z.object({ id: z.string().regex(/^[0-9a-f]{32}$/, "expected a run id") })
-
-export const VersionedForm = z.object({ version: optionalInt(0), back })
-export const PlainForm = z.object({ back })
-export const EditAndRetryForm = z.object({
-  version: optionalInt(0),
-  task: optionalText,
-  agent: optionalText.pipe(name.optional()),
-  model: optionalText,
+export const VersionedForm = Schema.Struct({ version: Version, back })
+export const PlainForm = Schema.Struct({ back })
+export const EditAndRetryForm = Schema.Struct({
+  version: Version,
+  task: optionalText(Schema.String),
+  agent: optionalText(Name),
+  model: optionalText(Schema.String),
   back
 })
-export const RequestChangesForm = z.object({
-  version: optionalInt(0),
-  text: z.string().trim().min(1, "write what to change").max(20_000),
+export const RequestChangesForm = Schema.Struct({ version: Version, text: Writing("write what to change"), back })
+export const InterveneForm = Schema.Struct({
+  attemptId: Schema.String.pipe(
+    Schema.pattern(/^[0-9a-f]{32}\/[a-z0-9_-]+\/\d+$/),
+    Schema.annotations({ description: "an attempt id (`<run id>/<step>/<number>`)" })
+  ),
+  message: Writing("write a message"),
   back
 })
-export const InterveneForm = z.object({
-  attemptId: z.string().regex(/^[0-9a-f]{32}\/[a-z0-9_-]+\/\d+$/, "expected an attempt id"),
-  message: z.string().trim().min(1, "write a message").max(20_000),
-  back
-})
-export const LoopParams = z.object({ loop: name })
-const itemKey = z.string().min(1).refine((key) => {
+export const LoopParams = Schema.Struct({ loop: Name })
+
+const isItemKey = (key: string): boolean => {
   try {
-    const value: unknown = JSON.parse(key)
-    return Array.isArray(value) && value[0] === "github" && typeof value[1] === "string"
+    return parseItemKey(ItemKey(key)) !== undefined
   } catch {
     return false
   }
-}, "expected an item key")
-export const ResetForm = z.object({ itemKey, askId: optionalText, back })
-const optionalAmount = z.union([z.string(), z.number()]).optional()
-  .transform((v) => (v === undefined || v === "" ? undefined : Number(v)))
-  .pipe(z.number().positive().optional())
+}
+const ItemKeyField = Schema.String.pipe(
+  Schema.filter(isItemKey),
+  Schema.annotations({ description: "an item key (`[\"github\", \"owner/name\", number]` as JSON)" })
+)
+
+export const ResetForm = Schema.Struct({ itemKey: ItemKeyField, askId: optionalText(Schema.String), back })
+
 /** Today's cap of a Loop, or of the daemon without `loop`: tokens, dollars, or both. */
-export const RaiseCapForm = z.object({ loop: optionalText.pipe(name.optional()), tokens: optionalInt(1), costUsd: optionalAmount, back })
-  .refine((form) => form.tokens !== undefined || form.costUsd !== undefined, { message: "give tokens or costUsd", path: ["tokens"] })
-export const ClearParkForm = z.object({ loop: name, itemKey, back })
-export const MoveForm = z.object({
-  repository: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/, "expected owner/name"),
-  number: optionalInt(1).pipe(z.number()),
-  column: z.string().min(1, "choose a column"),
+export const RaiseCapForm = Schema.Struct({
+  loop: optionalText(Name),
+  tokens: optionalNumber(PositiveInt),
+  costUsd: optionalNumber(
+    Schema.Number.pipe(Schema.finite(), Schema.positive(), Schema.annotations({ description: "a positive amount of dollars" }))
+  ),
+  back
+}).pipe(
+  Schema.filter((form) =>
+    form.tokens !== undefined || form.costUsd !== undefined || { path: ["tokens"], message: "give tokens or costUsd" }
+  )
+)
+export const ClearParkForm = Schema.Struct({ loop: Name, itemKey: ItemKeyField, back })
+export const MoveForm = Schema.Struct({
+  repository: RepositoryName,
+  number: numberField(PositiveInt),
+  column: Schema.String.pipe(Schema.filter((column) => column.length > 0 || "choose a column")),
   back
 })
-export const LoginForm = z.object({ token: z.string().min(1, "enter the board token") })
-
-const instant = optionalText.transform((v, ctx) => {
-  if (v === undefined) return undefined
-  const millis = /^\d+$/.test(v) ? Number(v) : Date.parse(v)
-  if (Number.isNaN(millis)) ctx.addIssue({ code: "custom", message: "expected a date and time" })
-  return millis
+export const LoginForm = Schema.Struct({
+  token: Schema.String.pipe(Schema.filter((token) => token.length > 0 || "enter the board token"))
 })
 
-export const RunsQuerySchema = z.object({
-  loop: optionalText,
-  repository: optionalText,
-  /** `owner/name#number` */
-  item: optionalText.pipe(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+#\d+$/, "expected owner/name#number").optional()),
-  state: optionalText.pipe(z.enum(RUN_STATE_TAGS).optional()),
-  since: instant,
-  until: instant,
-  before: optionalText
+/** A time as epoch milliseconds, or anything `Date.parse` reads (`2026-05-01`, `2026-05-01T10:00:00Z`). */
+const Instant = Schema.transformOrFail(Schema.String, Schema.Number, {
+  strict: true,
+  decode: (text, _, ast) => {
+    const millis = /^\d+$/.test(text) ? Number(text) : Date.parse(text)
+    return Number.isNaN(millis)
+      ? ParseResult.fail(new ParseResult.Type(ast, text, `expected a date and time, got ${JSON.stringify(text)}`))
+      : ParseResult.succeed(millis)
+  },
+  encode: (millis) => ParseResult.succeed(String(millis))
 })
 
-export const RunPageQuery = z.object({ attempt: optionalInt(1) })
-export const StreamQuery = z.object({ attempt: optionalText, after: optionalInt(0), version: optionalInt(0), note: optionalInt(0) })
+export const RunsQuerySchema = Schema.Struct({
+  loop: optionalText(Schema.String),
+  repository: optionalText(Schema.String),
+  item: optionalText(
+    Schema.String.pipe(
+      Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+#\d+$/),
+      Schema.annotations({ description: "an item as `owner/name#number`" })
+    )
+  ),
+  state: optionalText(RunStateTagSchema),
+  since: optionalText(Instant),
+  until: optionalText(Instant),
+  /** The `next` cursor of the previous page. */
+  before: optionalText(Schema.String)
+})
+
+export const RunPageQuery = Schema.Struct({ attempt: optionalNumber(PositiveInt) })
+export const StreamQuery = Schema.Struct({
+  attempt: optionalText(Schema.String),
+  after: optionalNumber(NonNegativeInt),
+  version: optionalNumber(NonNegativeInt),
+  note: optionalNumber(NonNegativeInt)
+})

@@ -7,7 +7,8 @@ import { RunId } from "@usine/core/ids/RunId"
 import type { BoardViews } from "../BoardViews"
 import { transcriptRowHtml } from "../pages/TranscriptLines"
 import type { BoardEnv } from "./BoardEnv"
-import { parseInput, RunParams, StreamQuery } from "./inputs"
+import { RunParams, StreamQuery } from "./inputs"
+import { parseInput } from "./parseInput"
 import { problemOf, type RunExit } from "./respond"
 
 export interface LiveDeps {
