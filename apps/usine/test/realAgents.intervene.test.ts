@@ -8,8 +8,8 @@ import { intervene, runView, steeredThroughRestart } from "./realAgents/steeredT
 
 describe("Intervene reaches the real Pi CLI mid-Attempt, also after a daemon restart", () => {
   it.scopedLive(
-    "a message during a slow tool call is acknowledged and in the next model request; after SIGKILL and restart a second one too",
-    () => steeredThroughRestart({ harness: "pi", command: [process.execPath, PI_CLI], acknowledged: "pi accepted the operator's message", midToolCall: "delivered" }),
+    "a message during a slow tool call is queued by Pi and in the next model request; after SIGKILL and restart a second one too",
+    () => steeredThroughRestart({ harness: "pi", command: [process.execPath, PI_CLI], acknowledged: "pi accepted the operator's message", midToolCall: "queued" }),
     300_000
   )
 })

@@ -52,27 +52,47 @@ const run = (transport: WorkerTransportShape, argv: ReadonlyArray<string>) =>
   )
 
 /**
- * The CLI's answer to `id` in the session's stream, if it came. A stream the wrapper has not created yet holds no
- * answer: `grep -s` says so with exit status 2 and nothing on stderr.
+ * The CLI's answer to message `id` (with `text`) in the session's stream, if it came: an answer that queued it becomes
+ * `Accepted` once a later line shows the text taken into the conversation (ADR 0093). A stream the wrapper has not
+ * created yet holds no answer: `grep -s` says so with exit status 2 and nothing on stderr.
  */
-const answerIn = (transport: WorkerTransportShape, record: SessionRecord, channel: Extract<InterventionChannel, { _tag: "Stdin" }>, id: string) =>
-  transport.exec({ argv: ["grep", "-sF", "--", id, sessionFiles(record.attemptDir).stream], timeoutMs: 30_000 }).pipe(
-    Effect.flatMap((result) =>
-      result.exitCode <= 1 || (result.exitCode === 2 && result.stderr.trim() === "")
-        ? Effect.succeed(result)
-        : Effect.fail(new HostOperationFailed({ host: transport.host, operation: `grep ${id}`, detail: result.stderr.trim() }))
-    ),
-    Effect.map((result) =>
-      Option.fromNullable(
-        result.stdout
-          .split("\n")
-          .map((line) => channel.answer(line, id))
-          .find((answer): answer is MessageAnswer => answer !== undefined)
-      )
+const answerIn = (
+  transport: WorkerTransportShape,
+  record: SessionRecord,
+  channel: Extract<InterventionChannel, { _tag: "Stdin" }>,
+  id: string,
+  text: string
+) =>
+  transport
+    .exec({
+      argv: ["grep", "-sF", ...(channel.taken === undefined ? [] : ["-e", channel.taken.marker]), "-e", id, "--", sessionFiles(record.attemptDir).stream],
+      timeoutMs: 30_000
+    })
+    .pipe(
+      Effect.flatMap((result) =>
+        result.exitCode <= 1 || (result.exitCode === 2 && result.stderr.trim() === "")
+          ? Effect.succeed(result)
+          : Effect.fail(new HostOperationFailed({ host: transport.host, operation: `grep ${id}`, detail: result.stderr.trim() }))
+      ),
+      Effect.map((result) => {
+        const lines = result.stdout.split("\n")
+        const at = lines.findIndex((line) => channel.answer(line, id) !== undefined)
+        const answer = lines[at] === undefined ? undefined : channel.answer(lines[at], id)
+        const taken = channel.taken
+        if (answer?._tag !== "Queued" || taken === undefined) return Option.fromNullable(answer)
+        const inConversation = lines.slice(at + 1).some((line) => taken.shows(line, text))
+        return Option.some<MessageAnswer>(inConversation ? { _tag: "Accepted", detail: taken.detail } : answer)
+      })
     )
-  )
 
-/** Writes the message where the wrapper's feeder takes it (a dot name, renamed whole), then waits for the CLI's answer. */
+/** Whether the CLI's answer is its last word on the message: anything but a queue it may still take it from. */
+const settled = (answer: Option.Option<MessageAnswer>) => Option.isSome(answer) && answer.value._tag !== "Queued"
+
+/**
+ * Writes the message where the wrapper's feeder takes it (a dot name, renamed whole), then waits for the CLI's answer
+ * and, for a CLI that queues it, for the message to be in its conversation. A message the feeder never took because the
+ * session ended meanwhile is taken back and refused: no later turn of that session will read it.
+ */
 const feed = (
   transport: WorkerTransportShape,
   request: InterventionRequest,
@@ -86,18 +106,31 @@ const feed = (
     const staged = path.join(files.inbox, `.${file}.tmp`)
     yield* transport.writeFile(staged, channel.message(request.message, id, { attemptDir: request.record.attemptDir }), { mode: 0o600 })
     yield* run(transport, ["mv", "-f", staged, path.join(files.inbox, file)])
-    const answer = yield* answerIn(transport, request.record, channel, id).pipe(
-      Effect.tap((found) => (Option.isNone(found) ? Effect.sleep("250 millis") : Effect.void)),
-      Effect.repeat({ until: Option.isSome }),
-      Effect.timeoutOption(request.answerWait ?? ANSWER_WAIT),
-      Effect.map(Option.flatten)
+    let last = Option.none<MessageAnswer>()
+    yield* answerIn(transport, request.record, channel, id, request.message).pipe(
+      Effect.tap((found) => {
+        last = found
+        return settled(found) ? Effect.void : Effect.sleep("250 millis")
+      }),
+      Effect.repeat({ until: settled }),
+      Effect.timeoutOption(request.answerWait ?? ANSWER_WAIT)
     )
-    if (Option.isSome(answer)) {
-      return answer.value._tag === "Accepted"
-        ? ({ status: "delivered", detail: answer.value.detail } as const)
-        : ({ status: "refused", detail: answer.value.reason } as const)
+    if (Option.isSome(last)) {
+      const answer = last.value
+      return answer._tag === "Accepted"
+        ? ({ status: "delivered", detail: answer.detail } as const)
+        : answer._tag === "Queued"
+        ? ({ status: "queued", detail: answer.detail } as const)
+        : ({ status: "refused", detail: answer.reason } as const)
     }
     const waiting = (yield* transport.listDirectory(files.inbox)).includes(file)
+    if (waiting && (yield* sessionStatus(transport, request.record))._tag !== "Running") {
+      // Nothing feeds an ended session: take the message back unless the feeder took it at the last moment.
+      const taken = yield* transport.exec({ argv: ["mv", "-f", path.join(files.inbox, file), path.join(files.inbox, `.${file}.withdrawn`)], timeoutMs: 30_000 })
+      if (taken.exitCode === 0) {
+        return { status: "refused", detail: "the agent had finished: its session ended before it could read the message" } as const
+      }
+    }
     return {
       status: "queued",
       detail: waiting

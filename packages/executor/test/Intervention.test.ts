@@ -31,15 +31,19 @@ const startIn = (argv: Array<string>, options: StartOptions) =>
 
 /**
  * A CLI in the manner of Pi's RPC mode, in sh: it prints each input line, then answers its id (`success: false` for a
- * message holding "refuse", nothing for one holding "mute"), and exits 0 at the end of its input.
+ * message holding "refuse", nothing for one holding "mute") and, as Pi does once a message is in its conversation, ends
+ * a user message with its text (not for one holding "hold": Pi keeps it queued); it exits 0 at the end of its input.
  */
 const rpcCli = `while IFS= read -r line; do
   printf '%s\\n' "$line"
   id=$(printf '%s' "$line" | sed -n 's/.*"id":"\\([^"]*\\)".*/\\1/p')
+  text=$(printf '%s' "$line" | sed -n 's/.*"message":"\\([^"]*\\)".*/\\1/p')
   case "$line" in
     *mute*) ;;
     *refuse*) printf '{"type":"response","id":"%s","success":false,"error":"not now"}\\n' "$id" ;;
-    *) printf '{"type":"response","id":"%s","success":true}\\n' "$id" ;;
+    *hold*) printf '{"type":"response","id":"%s","success":true}\\n' "$id" ;;
+    *) printf '{"type":"response","id":"%s","success":true}\\n' "$id"
+       printf '{"type":"message_end","message":{"role":"user","content":[{"type":"text","text":"%s"}]}}\\n' "$text" ;;
   esac
 done
 echo '{"type":"bye"}'`
@@ -67,7 +71,7 @@ describe("Intervention", () => {
       assert.strictEqual(first.delivery.status, "delivered", first.delivery.detail)
       const second = yield* send("and keep the tests")
       assert.strictEqual(second.delivery.status, "delivered")
-      const lines = (yield* streamLines(record, 6)).map((l) => JSON.parse(l) as { type: string; message?: string; id: string })
+      const lines = (yield* streamLines(record, 9)).map((l) => JSON.parse(l) as { type: string; message?: string; id: string })
       assert.deepStrictEqual(
         lines.filter((l) => l.type === "prompt").map((l) => l.message),
         ["the task", "please stop refactoring", "and keep the tests"]
@@ -77,7 +81,7 @@ describe("Intervention", () => {
       assert.isTrue(yield* sessions.isLive(record), "stdin stays open until the daemon closes it")
 
       fs.writeFileSync(sessionFiles(record.attemptDir).close, "")
-      const rest = yield* sessions.follow(record, { pollInterval: "10 millis", skipLines: 6 }).pipe(Stream.runCollect)
+      const rest = yield* sessions.follow(record, { pollInterval: "10 millis", skipLines: 9 }).pipe(Stream.runCollect)
       assert.deepStrictEqual(Chunk.toReadonlyArray(rest), ['{"type":"bye"}'], "the close ends the CLI's input")
       assert.deepStrictEqual(yield* sessions.status(record), { _tag: "Exited", exitCode: 0, signal: null })
     }), 30_000)
@@ -92,14 +96,44 @@ describe("Intervention", () => {
       assert.match(unanswered.delivery.detail, /^queued for the next turn: written to the agent's input, not yet acknowledged/)
     }), 30_000)
 
+  it.scopedLive("a message the CLI accepted but keeps in its queue is queued, with the CLI's word on when it goes in", () =>
+    Effect.gen(function* () {
+      const { send } = yield* fed()
+      const held = yield* send("hold this until the tool call ends")
+      assert.deepStrictEqual(held.delivery, {
+        status: "queued",
+        detail: "pi queued it: it goes to the model with the agent's next request, after the current tool call"
+      })
+      const taken = yield* send("take this one")
+      assert.deepStrictEqual(taken.delivery, {
+        status: "delivered",
+        detail: "pi took it into the conversation: it reaches the model with the agent's next request"
+      })
+    }), 30_000)
+
+  it.scopedLive("a message that lands after the feed closed, as the session ends, is taken back and refused, never left queued", () =>
+    Effect.gen(function* () {
+      // The CLI reads nothing and outlives its feed by a second: the moment after an agent's last answer.
+      const record = yield* startIn(["sh", "-c", "sleep 1; echo done"], { stdin: "", feedInbox: true })
+      const files = sessionFiles(record.attemptDir)
+      fs.writeFileSync(files.close, "")
+      yield* Effect.sleep("700 millis")
+      const late = yield* intervene(transport, { attemptId: "r/main/1", record, message: "one more thing", channel: piChannel, answerWait: "2 seconds" })
+      assert.deepStrictEqual(late.delivery, {
+        status: "refused",
+        detail: "the agent had finished: its session ended before it could read the message"
+      })
+      assert.deepStrictEqual(fs.readdirSync(files.inbox).filter((f) => f.endsWith(".msg")), [], "nothing waits for a feeder that is gone")
+    }), 30_000)
+
   it.scopedLive("a close with a message in the same round is taken back: the message is fed, the CLI goes on", () =>
     Effect.gen(function* () {
       const { record } = yield* fed()
       const files = sessionFiles(record.attemptDir)
-      yield* streamLines(record, 2)
+      yield* streamLines(record, 3)
       fs.writeFileSync(path.join(files.inbox, "000000000000001-op-1.msg"), piCommand({ id: "op-1", type: "prompt", message: "late" }))
       fs.writeFileSync(files.close, "")
-      const lines = yield* sessions.follow(record, { pollInterval: "10 millis", skipLines: 2 }).pipe(Stream.take(2), Stream.runCollect)
+      const lines = yield* sessions.follow(record, { pollInterval: "10 millis", skipLines: 3 }).pipe(Stream.take(2), Stream.runCollect)
       assert.include(Chunk.toReadonlyArray(lines)[0] ?? "", '"message":"late"')
       yield* Effect.sleep("1500 millis")
       assert.isTrue(yield* sessions.isLive(record))

@@ -151,8 +151,9 @@ export const sessionContract = <E>(name: string, transportLayer: Layer.Layer<Wor
         const transport = yield* WorkerTransport
         const sessions = DurableSession.make(transport)
         const started = startedWith(sessions)
-        // Echoes each input line, then answers its id the way Pi's RPC mode does; exits at the end of its input.
-        const cli = `while IFS= read -r line; do printf '%s\\n' "$line"; id=$(printf '%s' "$line" | sed -n 's/.*"id":"\\([^"]*\\)".*/\\1/p'); printf '{"type":"response","id":"%s","success":true}\\n' "$id"; done`
+        // Echoes each input line, then answers its id and ends a user message with its text the way Pi's RPC mode does
+        // (the message is then in its conversation, ADR 0093); exits at the end of its input.
+        const cli = `while IFS= read -r line; do printf '%s\\n' "$line"; id=$(printf '%s' "$line" | sed -n 's/.*"id":"\\([^"]*\\)".*/\\1/p'); text=$(printf '%s' "$line" | sed -n 's/.*"message":"\\([^"]*\\)".*/\\1/p'); printf '{"type":"response","id":"%s","success":true}\\n' "$id"; printf '{"type":"message_end","message":{"role":"user","content":[{"type":"text","text":"%s"}]}}\\n' "$text"; done`
         const { record } = yield* started({ argv: ["sh", "-c", cli], stdin: piCommand({ id: "usine-task", type: "prompt", message: "the task" }), feedInbox: true })
         const sent = yield* intervene(transport, { attemptId: "r/main/1", record, message: "and this", channel: piChannel })
         assert.strictEqual(sent.delivery.status, "delivered", sent.delivery.detail)

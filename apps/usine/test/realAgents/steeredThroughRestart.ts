@@ -17,8 +17,8 @@ interface SteeredCli {
   readonly agentEnv?: Readonly<Record<string, string>>
   readonly acknowledged: string
   /**
-   * What Intervene answers while the CLI is in a tool call: Pi acknowledges a steering message on receipt
-   * (`delivered`); Claude Code echoes a message only once it takes it into the turn, after the tool call (`queued`).
+   * What Intervene answers while the CLI is in a tool call: `queued` for a CLI that takes the message into its
+   * conversation only after the call (Pi queues it as steering, Claude Code echoes it once taken; ADR 0093).
    */
   readonly midToolCall: "delivered" | "queued"
 }

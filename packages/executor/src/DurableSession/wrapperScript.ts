@@ -8,7 +8,7 @@ import { shellQuote } from "../shellQuote"
  * It loads the environment from `env.sh` (then deletes it: secrets never sit in argv nor stay on disk). With a
  * `stdin.feed` FIFO it owns the agent's stdin (ADR 0062): a feeder subshell, the FIFO's only writer, writes `stdin`,
  * then each `inbox/*.msg` in name order (moved to `inbox/fed/` once written) until `inbox/close` finds no new
- * message, and ends, closing the agent's stdin; it dies with the agent. It polls twice a second (each second where
+ * message (looked for once more after it saw `close`, ADR 0093), and ends, closing the agent's stdin; it dies with the agent. It polls twice a second (each second where
  * `sleep` takes whole seconds only). An older `stdin.fifo` is held open for the
  * daemon to write to. It appends stdout and stderr to files, survives SIGTERM long enough
  * to record the agent's status, and writes that status to `exit` atomically. Utilities go through `command -p`
@@ -34,7 +34,9 @@ if [ -p "$d/stdin.feed" ]; then
         fed=1
       done
       if [ -n "$fed" ]; then command -p rm -f "$d/inbox/close"
-      elif [ -f "$d/inbox/close" ]; then exit 0
+      elif [ -f "$d/inbox/close" ]; then
+        for m in "$d"/inbox/*.msg; do [ -f "$m" ] && continue 2; done
+        exit 0
       fi
       command -p sleep 0.5 2>/dev/null || command -p sleep 1
     done

@@ -61,9 +61,13 @@ export interface StreamParser {
   readonly answered?: () => ReadonlySet<string>
 }
 
-/** The CLI's answer to one operator message: taken (how), or refused (why). */
+/**
+ * The CLI's answer to one operator message (ADR 0093): taken into its conversation (how), queued by the CLI for later
+ * (when: it is not in the conversation yet), or refused (why).
+ */
 export type MessageAnswer =
   | { readonly _tag: "Accepted"; readonly detail: string }
+  | { readonly _tag: "Queued"; readonly detail: string }
   | { readonly _tag: "Refused"; readonly reason: string }
 
 /** How an operator message reaches the CLI while it runs (ADR 0062). */
@@ -75,6 +79,11 @@ export type InterventionChannel =
       readonly message: (text: string, id: string, session: { readonly attemptDir: string }) => string
       /** The CLI's answer to message `id` if this stream line is one. */
       readonly answer: (line: string, id: string) => MessageAnswer | undefined
+      /**
+       * For a CLI whose answer may be `Queued`: a fixed text every stream line showing a message taken into the
+       * conversation contains (to find them cheaply), and whether this line shows `text` taken, after its answer.
+       */
+      readonly taken?: { readonly marker: string; readonly shows: (line: string, text: string) => boolean; readonly detail: string }
     }
   /** A `command` agent: the message is a file in `$USINE_INBOX`, which it may or may not read. */
   | { readonly _tag: "Inbox" }

@@ -48,11 +48,15 @@ export const PiHarness: Harness = {
   parser: () => piParser(),
   exitFailure: processExitFailure,
   // Pi's own retries are bounded and reported, but they are not progress. Its silent waits (a provider's
-  // retry-after honoured inside the HTTP client) print nothing at all: only the executor's stall timer sees them.
+  // retry-after honoured inside the HTTP client) print nothing at all: only the executor's stall timer sees them. Nor
+  // are the answers to idle probes: a Pi that says it is busy while it runs nothing (a message left in its queue) is
+  // asked again and again, and must still meet the stall limit (ADR 0093).
   isStallLine: (line) => {
-    if (!line.includes("auto_retry_start")) return false
+    if (!line.includes("auto_retry_start") && !line.includes(PI_IDLE_PROBE)) return false
     const parsed = jsonLine(line, 0)
-    return parsed._tag === "Event" && parsed.event.type === "auto_retry_start"
+    if (parsed._tag !== "Event") return false
+    if (parsed.event.type === "auto_retry_start") return true
+    return parsed.event.type === "response" && (str(parsed.event["id"]) ?? "").startsWith(PI_IDLE_PROBE)
   },
   channel: piChannel
 }

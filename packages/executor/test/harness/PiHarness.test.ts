@@ -53,6 +53,13 @@ describe("PiHarness", () => {
     assert.strictEqual(PiHarness.exitFailure(null, "SIGTERM", parser)?._tag, "InfraFailure")
   })
 
+  it("an idle probe's answer is no progress: a Pi that says it is busy while it runs nothing meets the stall limit", () => {
+    const busy = '{"id":"usine-idle-1-4","type":"response","command":"get_state","success":true,"data":{"isStreaming":false,"isCompacting":false,"pendingMessageCount":1}}'
+    assert.isTrue(PiHarness.isStallLine(busy))
+    assert.isFalse(PiHarness.isStallLine('{"id":"3f1c0e55-9b7e-4c1e-8d7a-0c2f1a9e4b21","type":"response","command":"prompt","success":true}'))
+    assert.isFalse(PiHarness.isStallLine('{"type":"message_end","message":{"role":"user","content":[{"type":"text","text":"usine-idle- is a word"}]}}'))
+  })
+
   it("maps a failed model request, its reported retries and their end", () => {
     const failed = assistantEnd("error", "429 status code (no body)")
     const retry = '{"type":"auto_retry_start","attempt":1,"maxAttempts":3,"delayMs":2000,"errorMessage":"429 status code (no body)"}'
