@@ -61,6 +61,21 @@ describe("usine up: /metrics", () => {
         assert.isDefined(family(first, name), name)
       }
       assert.strictEqual(valueOf(first, "usine_worker_up", { worker: "local" }), 1)
+      // Before any Run exists every known series is there at 0: each state of the configured Loop, each outcome, its
+      // Agent's spend, each brake (Prometheus' advice for label values known in advance).
+      const sampled = (name: string, labels: Record<string, string>) =>
+        family(first, name)?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))
+      for (const s of ["Pending", "Waiting", "Queued", "Running", "Reviewing", "Succeeded", "Failed", "Canceled"]) {
+        assert.strictEqual(sampled("usine_runs", { loop: "gated", state: s })?.value, "0", `usine_runs{state="${s}"} is 0`)
+      }
+      for (const outcome of ["Succeeded", "Failed", "Canceled"]) {
+        assert.strictEqual(sampled("usine_attempts_total", { loop: "gated", outcome })?.value, "0", `usine_attempts_total{outcome="${outcome}"} is 0`)
+      }
+      for (const kind of ["AgentQuota", "DailyCap", "NoProgress", "OpenPullRequests", "RetryBackoff"]) {
+        assert.strictEqual(sampled("usine_runs_held", { kind })?.value, "0", `usine_runs_held{kind="${kind}"} is 0`)
+      }
+      assert.strictEqual(sampled("usine_tokens_total", { loop: "gated", agent: "demo", kind: "input" })?.value, "0")
+      assert.strictEqual(sampled("usine_cost_usd_total", { loop: "gated", agent: "demo" })?.value, "0")
 
       yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: issue.number, labels: ["ready-for-agent"] }))
       const waiting = yield* eventually(

@@ -15,7 +15,7 @@ export interface Distribution {
 }
 
 /** Tokens and cost an Agent spent for a Loop, over the ledger's whole life. */
-interface Spend {
+export interface Spend {
   readonly loop: string
   readonly agent: string
   readonly inputTokens: number

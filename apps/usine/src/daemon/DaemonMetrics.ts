@@ -1,10 +1,17 @@
 import { Context, Effect, Either, Layer, Queue, Runtime } from "effect"
 import { Counter, Histogram, type Metric, Registry } from "prom-client"
+import { BoardSettings } from "@usine/board/BoardSettings"
 import { type WorkerStatus, WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
+import { HOLD_KINDS } from "@usine/core/brakes/HoldKind"
 import { GitHubClient } from "@usine/github/GitHubClient"
 import { PollingTriggers } from "@usine/triggers/PollingTriggers"
-import { type Distribution, type Figure, LedgerFigures } from "@usine/store/LedgerFigures"
+import { type Distribution, type Figure, LedgerFigures, type Spend } from "@usine/store/LedgerFigures"
+import { RUN_STATE_TAGS } from "@usine/store/ReadModel/RunSummary"
 import { LedgerWriteSeconds } from "./LedgerWriteSeconds"
+import { zeroFilled } from "./zeroFilled"
+
+/** How an Attempt ends: the outcome label of `usine_attempts_total`. */
+const ATTEMPT_OUTCOMES = ["Succeeded", "Failed", "Canceled"] as const
 
 /** Seconds: Attempts run from seconds to hours. */
 const ATTEMPT_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200]
@@ -32,14 +39,18 @@ const labelled = <L extends string>(figures: ReadonlyArray<Figure<L>>): Readonly
  * Prometheus metrics (ADR 0060) through prom-client, with no code in the engine: gauges and counters over the ledger
  * are read from it at scrape time (`LedgerFigures`), GitHub's from the client's rate budget, Workers from the Workers
  * feed, poll cycles from the reports polling already publishes, and ledger transactions from the store's timing hook.
+ * Every configured Loop's Run states, Attempt outcomes and spend, and every brake kind, show 0 before they count anything.
  */
-export const DaemonMetricsLayer: Layer.Layer<DaemonMetrics, never, LedgerFigures | GitHubClient | PollingTriggers | WorkerStatusFeed | LedgerWriteSeconds> =
+export const DaemonMetricsLayer: Layer.Layer<DaemonMetrics, never, LedgerFigures | GitHubClient | PollingTriggers | WorkerStatusFeed | LedgerWriteSeconds | BoardSettings> =
   Layer.scoped(
     DaemonMetrics,
     Effect.gen(function* () {
       const figures = yield* LedgerFigures
       const client = yield* GitHubClient
       const workers = yield* WorkerStatusFeed
+      const settings = yield* BoardSettings
+      /** The configured Loops, as the config stands at the scrape. */
+      const loops = () => settings.current().loops
       const run = Runtime.runPromise(yield* Effect.runtime<never>())
       const registry = new Registry()
       registry.registerMetric(yield* LedgerWriteSeconds)
@@ -53,21 +64,31 @@ export const DaemonMetricsLayer: Layer.Layer<DaemonMetrics, never, LedgerFigures
           get: async () => ({ name, help, type, aggregator: "sum", values: [...(await run(read))] })
         } as unknown as Metric)
 
-      scraped("usine_runs", "Runs in the ledger by Loop and state.", "gauge", Effect.map(figures.runs, labelled))
-      scraped("usine_attempts_total", "Ended Attempts by Loop and outcome.", "counter", Effect.map(figures.attempts, labelled))
+      scraped("usine_runs", "Runs in the ledger by Loop and state.", "gauge", Effect.map(figures.runs, (runs) =>
+        labelled(zeroFilled(loops().flatMap((l) => RUN_STATE_TAGS.map((state) => ({ loop: l.name, state }))), runs))))
+      scraped("usine_attempts_total", "Ended Attempts by Loop and outcome.", "counter", Effect.map(figures.attempts, (attempts) =>
+        labelled(zeroFilled(loops().flatMap((l) => ATTEMPT_OUTCOMES.map((outcome) => ({ loop: l.name, outcome }))), attempts))))
       const histogram = (name: string, help: string, read: Effect.Effect<Distribution>) =>
         scraped(name, help, "histogram", Effect.map(read, (d) => histogramValues(name, d)))
       histogram("usine_attempt_duration_seconds", "How long ended Attempts ran.", figures.attemptSeconds(ATTEMPT_BUCKETS))
       histogram("usine_queue_wait_seconds", "How long Runs waited in Queued for a Worker slot.", figures.queueWaitSeconds(QUEUE_BUCKETS))
+      /** The spend rows, with a zero row for each configured Loop and its Agent that has spent nothing yet. */
+      const withUnspent = (spent: ReadonlyArray<Spend>) => [
+        ...spent,
+        ...loops()
+          .filter((l) => !spent.some((s) => s.loop === l.name && s.agent === l.agent))
+          .map((l) => ({ loop: l.name, agent: l.agent, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0 }))
+      ]
       const spend = (pick: (s: { inputTokens: number; outputTokens: number; cachedInputTokens: number; costUsd: number }) => ReadonlyArray<Value>) =>
-        Effect.map(figures.spend, (rows) => rows.flatMap((s) => pick(s).map((v) => ({ ...v, labels: { loop: s.loop, agent: s.agent, ...v.labels } }))))
+        Effect.map(figures.spend, (spent) => withUnspent(spent).flatMap((s) => pick(s).map((v) => ({ ...v, labels: { loop: s.loop, agent: s.agent, ...v.labels } }))))
       scraped("usine_tokens_total", "Tokens Agents used, by Loop, Agent and kind.", "counter", spend((s) => [
         { labels: { kind: "input" }, value: s.inputTokens },
         { labels: { kind: "output" }, value: s.outputTokens },
         { labels: { kind: "cached_input" }, value: s.cachedInputTokens }
       ]))
       scraped("usine_cost_usd_total", "What Agents cost, in US dollars, by Loop and Agent.", "counter", spend((s) => [{ value: s.costUsd }]))
-      scraped("usine_runs_held", "Open Runs held by a brake, by its kind.", "gauge", Effect.map(figures.brakes, (b) => labelled(b.held)))
+      scraped("usine_runs_held", "Open Runs held by a brake, by its kind.", "gauge", Effect.map(figures.brakes, (b) =>
+        labelled(zeroFilled(HOLD_KINDS.map((kind) => ({ kind })), b.held))))
       scraped("usine_agent_quota_holds", "Agents whose provider quota holds their new Attempts.", "gauge", Effect.map(figures.brakes, (b) => [{ value: b.agentHolds }]))
       scraped("usine_github_requests_total", "GitHub requests by the status answered.", "counter", Effect.map(client.budget, (b) =>
         Object.entries(b.byStatus).map(([status, value]) => ({ labels: { status }, value }))

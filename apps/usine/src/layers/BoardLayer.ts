@@ -16,10 +16,9 @@ const LiveBoardSettings = Layer.effect(
 
 /**
  * The Board on its configured address, with the daemon's feeds: poll failures, Workers, card moves on GitHub; and
- * the routes served beside it (webhooks).
+ * the routes served beside it (webhooks, `/metrics`), which read the same settings.
  */
 export const BoardLayer = BoardServer.Default.pipe(
-  Layer.provide(
-    Layer.mergeAll(LiveBoardSettings, DaemonPollFailureFeed, DaemonWorkerStatusFeed, GitHubBoardMoves, BoardRoutesLayer)
-  )
+  Layer.provide(Layer.mergeAll(DaemonPollFailureFeed, DaemonWorkerStatusFeed, GitHubBoardMoves, BoardRoutesLayer)),
+  Layer.provide(LiveBoardSettings)
 )
