@@ -1,13 +1,13 @@
-import { Effect, Either, Ref, Schema } from "effect"
+import { Deferred, Effect, Either, Ref, Schema } from "effect"
 import type { GitHubCredential } from "@usine/github/GitHubCredential"
 import * as path from "node:path/posix"
-import type { WorkerTransportShape } from "./WorkerTransport"
-import { UnsafeWorkspacePath, WorkspaceExists } from "./Workspace/WorkspaceFailures"
+import type { TransportError, WorkerTransportShape } from "./WorkerTransport"
+import { type GitCommandFailed, UnsafeWorkspacePath, WorkspaceExists } from "./Workspace/WorkspaceFailures"
 import { harvestRepoOf } from "./Harvest/attemptGit"
 import { AGENT_IDENTITY, type CommitIdentity } from "./Harvest/CommitIdentity"
 import { type MirrorGit, mirrorGit } from "./Workspace/mirrorGit"
 import { runGit } from "./Workspace/runGit"
-import { makeStartRepo, startRepoOf } from "./Workspace/startRepo"
+import { initStartRepo, makeStartRepo, startRepoOf } from "./Workspace/startRepo"
 import { attemptFolderName, contained, mirrorFolderName } from "./Workspace/WorkspacePaths"
 import { WorkspaceRecord, WorkspaceRecordJson } from "./Workspace/WorkspaceRecord"
 
@@ -116,9 +116,11 @@ export const make = (options: {
     /** The agent's clone at `sha`: made by the daemon before any agent runs, with an identity to commit under. */
     const cloneFor = (start: string, worktree: string, sha: string, identity: CommitIdentity) =>
       Effect.gen(function* () {
-        yield* git(["clone", "--quiet", "--shared", "--no-checkout", "--no-hardlinks", start, worktree])
-        yield* git(["-C", worktree, "config", "user.name", identity.name])
-        yield* git(["-C", worktree, "config", "user.email", identity.email])
+        // `--config` writes the identity into the new clone's own config: no `git config` process of its own.
+        yield* git([
+          "clone", "--quiet", "--shared", "--no-checkout", "--no-hardlinks",
+          "--config", `user.name=${identity.name}`, "--config", `user.email=${identity.email}`, start, worktree
+        ])
         yield* git(["-C", worktree, "checkout", "--quiet", "--detach", sha])
       })
 
@@ -142,24 +144,30 @@ export const make = (options: {
         )
         const lock = yield* lockOf(mirror.mirror)
         const start = startRepoOf(attemptDir)
-        const { baseSha, planned } = yield* lock.withPermits(1)(
-          Effect.gen(function* () {
-            yield* mirror.ensure()
-            yield* mirror.fetch(ref)
-            const baseSha = yield* mirror.revParse(ref)
-            const planned = yield* plan(mirror, baseSha)
-            // Under the lock: a fetch that finds a branch deleted drops its objects from the mirror.
-            yield* makeStartRepo({
-              transport,
-              mirror: mirror.mirror,
-              start,
-              shas: [planned.startSha, baseSha],
-              branch: ref.startsWith("refs/heads/") ? { name: ref.slice("refs/heads/".length), sha: baseSha } : undefined,
-              timeoutMs
+        // The empty start repository needs nothing of the mirror: it is made while the mirror is fetched.
+        const initialized = yield* Deferred.make<void, TransportError | GitCommandFailed>()
+        const [, { baseSha, planned }] = yield* Effect.all([
+          Effect.intoDeferred(initStartRepo(transport, start, timeoutMs), initialized),
+          lock.withPermits(1)(
+            Effect.gen(function* () {
+              yield* mirror.ensure()
+              const baseSha = yield* mirror.fetchCommit(ref)
+              const planned = yield* plan(mirror, baseSha)
+              yield* Deferred.await(initialized)
+              // Under the lock: a fetch that finds a branch deleted drops its objects from the mirror.
+              yield* makeStartRepo({
+                transport,
+                mirror: mirror.mirror,
+                start,
+                shas: [planned.startSha, baseSha],
+                branch: ref.startsWith("refs/heads/") ? { name: ref.slice("refs/heads/".length), sha: baseSha } : undefined,
+                timeoutMs,
+                initialized: true
+              })
+              return { baseSha, planned }
             })
-            return { baseSha, planned }
-          })
-        )
+          )
+        ], { concurrency: 2 })
         yield* cloneFor(start, worktree, planned.startSha, request.identity ?? AGENT_IDENTITY)
         const record = new WorkspaceRecord({
           attemptId: request.attemptId,

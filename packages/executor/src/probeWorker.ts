@@ -60,8 +60,9 @@ export const probeWorker = Effect.fn("probeWorker")(function* (
     readonly sandbox?: { readonly worker: string } | undefined
   }
 ): Effect.fn.Return<WorkerCapabilities, TransportError> {
-  // One round trip for both: each ssh command costs a connection's latency.
-  const found = yield* transport.exec({
+  // One round trip for the binaries and /proc: each ssh command costs a connection's latency. The sandbox's trial
+  // run is independent of it and runs at the same time.
+  const binaries = transport.exec({
     argv: [
       "sh",
       "-c",
@@ -72,6 +73,10 @@ export const probeWorker = Effect.fn("probeWorker")(function* (
     ],
     timeoutMs: 30_000
   })
+  const [found, unavailable] = yield* Effect.all(
+    [binaries, request.sandbox === undefined ? Effect.succeed(undefined) : probeSandbox(transport)],
+    { concurrency: 2 }
+  )
   const lines = found.stdout.split("\n").filter((line) => line !== "")
   const present = lines.filter((line) => line !== NO_PROC)
   const proc = { exitCode: lines.includes(NO_PROC) ? 1 : 0 }
@@ -81,11 +86,8 @@ export const probeWorker = Effect.fn("probeWorker")(function* (
       .filter((binary) => !present.includes(binary))
       .map((binary) => `${binary} is not installed or not on PATH on ${transport.host}`)
   ]
-  if (request.sandbox !== undefined) {
-    const unavailable = yield* probeSandbox(transport)
-    if (unavailable !== undefined) {
-      missing.push(new SandboxUnavailable({ worker: request.sandbox.worker, host: transport.host, detail: unavailable }).message)
-    }
+  if (request.sandbox !== undefined && unavailable !== undefined) {
+    missing.push(new SandboxUnavailable({ worker: request.sandbox.worker, host: transport.host, detail: unavailable }).message)
   }
   for (const check of request.checks ?? []) {
     // A check whose program cannot start locally fails like one that exits 127 on a shell host.

@@ -39,38 +39,56 @@ export const mirrorGit = (options: GitHubAccess & { readonly mirror: string; rea
   })
 
   /**
-   * Brings every branch of GitHub's repository (pruning deleted ones) and, when it is not a branch, `ref`. What a
-   * deleted or rewritten branch alone held leaves the mirror too (ADR 0083): a file GitHub no longer has is gone
-   * from the Worker, whatever refs the daemon keeps (held and salvaged work) excepted.
+   * Brings every branch of GitHub's repository (pruning deleted ones) and, when it is not a branch, `ref`, and returns
+   * what `alongside` returns. What a deleted or rewritten branch alone held leaves the mirror too (ADR 0083): a file
+   * GitHub no longer has is gone from the Worker, whatever refs the daemon keeps (held and salvaged work) excepted.
+   * The look for such a lost commit runs at the same time as `alongside` (both only read); a repack, when due, comes
+   * after both.
    */
-  const fetch = Effect.fn("Mirror.fetch")(function* (ref?: string) {
+  const refresh = <A, E>(ref: string | undefined, alongside: Effect.Effect<A, E>) => Effect.gen(function* () {
     const before = (yield* refs("refs/")).map((entry) => entry.sha)
     yield* network(["fetch", "--quiet", "--prune", "--no-tags", "--no-write-fetch-head", cloneUrl, "+refs/heads/*:refs/heads/*"])
     if (ref !== undefined && ref.startsWith("refs/") && !ref.startsWith("refs/heads/")) {
       yield* network(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", cloneUrl, `+${ref}:${ref}`])
     }
     // A repack that fails leaves the mirror as it was: the clone's isolation does not rest on it (ADR 0083).
-    yield* maintain(before).pipe(
-      Effect.catchTag("GitCommandFailed", (error) => Effect.logWarning("repacking the mirror failed", { mirror, error: error.message }))
+    const warn = (error: GitCommandFailed) => Effect.logWarning("repacking the mirror failed", { mirror, error: error.message })
+    const [due, commit] = yield* Effect.all(
+      [repackDue(before).pipe(Effect.catchTag("GitCommandFailed", (error) => Effect.as(warn(error), undefined))), alongside],
+      { concurrency: 2 }
     )
+    if (due !== undefined) yield* repack(due).pipe(Effect.catchTag("GitCommandFailed", warn))
+    return commit
+  }).pipe(Effect.withSpan("Mirror.fetch"))
+
+  /**
+   * Whether the mirror is to be repacked into one pack with a reachability bitmap (what makes an Attempt's start
+   * repository cheap): when it has none yet, when fetches left many packs, or when a commit the refs reached before
+   * is lost (`lost`). `undefined` when not.
+   */
+  const repackDue = Effect.fn("Mirror.repackDue")(function* (before: ReadonlyArray<string>) {
+    const files = yield* transport.listDirectory(path.join(mirror, "objects", "pack"))
+    const packs = files.filter((name) => name.endsWith(".pack")).length
+    if (packs === 0) return undefined
+    const lost = before.length > 0 &&
+      (yield* git(["rev-list", "--max-count=1", "--stdin", "--not", "--all"], undefined, `${before.join("\n")}\n`)).trim() !== ""
+    return !lost && packs <= MAX_PACKS && files.some((name) => name.endsWith(".bitmap")) ? undefined : { lost }
   })
 
   /**
-   * Repacks the mirror into one pack with a reachability bitmap (what makes an Attempt's start repository cheap)
-   * when it has none yet, when fetches left many packs, or when a commit the refs reached before is lost: `-a -d`
-   * leaves unreachable objects out, and the old packs go. Loose objects (from before fetches kept their packs) that
-   * are unreachable and an hour old go too; younger files may be a fetch's temporary ones.
+   * `-a -d` leaves unreachable objects out, and the old packs go. Loose objects (from before fetches kept their packs)
+   * that are unreachable and an hour old go too when a commit was lost; younger files may be a fetch's temporary ones.
    */
-  const maintain = Effect.fn("Mirror.maintain")(function* (before: ReadonlyArray<string>) {
-    const files = yield* transport.listDirectory(path.join(mirror, "objects", "pack"))
-    const packs = files.filter((name) => name.endsWith(".pack")).length
-    if (packs === 0) return
-    const lost = before.length > 0 &&
-      (yield* git(["rev-list", "--max-count=1", "--stdin", "--not", "--all"], undefined, `${before.join("\n")}\n`)).trim() !== ""
-    if (!lost && packs <= MAX_PACKS && files.some((name) => name.endsWith(".bitmap"))) return
+  const repack = Effect.fn("Mirror.repack")(function* (due: { readonly lost: boolean }) {
     yield* git(["repack", "-a", "-d", "-b", "-q"])
-    if (lost) yield* git(["prune", "--expire=1.hour.ago"])
+    if (due.lost) yield* git(["prune", "--expire=1.hour.ago"])
   })
+
+  /** Brings every branch of GitHub's repository, as `fetchCommit` does. */
+  const fetch = () => refresh(undefined, Effect.void)
+
+  /** Brings every branch and `ref`, and returns the commit `ref` names now. */
+  const fetchCommit = (ref: string) => refresh(ref, revParse(ref))
 
   const revParse = (rev: string) => git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]).pipe(Effect.map((s) => s.trim()))
 
@@ -120,7 +138,7 @@ export const mirrorGit = (options: GitHubAccess & { readonly mirror: string; rea
 
   const deleteRef = (ref: string) => git(["update-ref", "-d", ref]).pipe(Effect.asVoid)
 
-  return { mirror, git, ensure, fetch, revParse, isAncestor, refs, branches, takeRef, holds, deleteRef }
+  return { mirror, git, ensure, fetch, fetchCommit, revParse, isAncestor, refs, branches, takeRef, holds, deleteRef }
 }
 
 export type MirrorGit = ReturnType<typeof mirrorGit>
