@@ -3,6 +3,7 @@ import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Clock, Effect, Layer, Schema } from "effect"
 import { ItemKey } from "@usine/core/ids/ItemKey"
 import { type ItemProjection, ItemStore, type PollCursor } from "./ItemStore"
+import { findAllByKey, findOneByKey } from "./findByKey"
 
 const ProjectionFromRow = Schema.transform(
   Schema.Struct({
@@ -89,17 +90,12 @@ const make = Effect.gen(function* () {
             content_hash = excluded.content_hash, observed_at = excluded.observed_at
           WHERE usine_item_projections.content_hash <> excluded.content_hash`
   })
-  const projection = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: ProjectionFromRow,
-    execute: (itemKey) => sql`SELECT * FROM usine_item_projections WHERE item_key = ${itemKey}`
-  })
-  const projections = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: ProjectionFromRow,
-    execute: (repository) =>
-      sql`SELECT * FROM usine_item_projections WHERE repository = ${repositoryKey(repository)} ORDER BY number`
-  })
+  const projection = findOneByKey(ProjectionFromRow, (itemKey) =>
+    sql`SELECT * FROM usine_item_projections WHERE item_key = ${itemKey}`
+  )
+  const projections = findAllByKey(ProjectionFromRow, (repository) =>
+    sql`SELECT * FROM usine_item_projections WHERE repository = ${repositoryKey(repository)} ORDER BY number`
+  )
   const saveCursor = (c: PollCursor) =>
     Effect.gen(function* () {
       const row = yield* Schema.encode(CursorFromRow)(c)
@@ -112,11 +108,9 @@ const make = Effect.gen(function* () {
             open_pull_requests_json = excluded.open_pull_requests_json, active_loops = excluded.active_loops,
             updated_at = excluded.updated_at`
     })
-  const cursor = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: CursorFromRow,
-    execute: (repository) => sql`SELECT * FROM usine_poll_cursors WHERE repository = ${repositoryKey(repository)}`
-  })
+  const cursor = findOneByKey(CursorFromRow, (repository) =>
+    sql`SELECT * FROM usine_poll_cursors WHERE repository = ${repositoryKey(repository)}`
+  )
 
   return ItemStore.of({
     saveProjection: (p: ItemProjection) => Effect.orDie(saveProjection(p)),

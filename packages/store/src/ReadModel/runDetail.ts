@@ -15,6 +15,7 @@ import { makeRunQueries } from "../SqlRunStore/RunQueries"
 import { RunStateTagSchema } from "./RunSummary"
 import { LINE_COLUMNS, TranscriptLineFromRow } from "./TranscriptLine"
 import { addUsage, zeroUsage } from "@usine/core/usage/usageFigures"
+import { findAllByKey } from "../findByKey"
 
 const AttemptUsage = Schema.Struct({ attemptId: Schema.String.pipe(Schema.fromBrand(AttemptId)), usage: Usage })
 type AttemptUsage = typeof AttemptUsage.Type
@@ -62,16 +63,15 @@ export const makeRunDetail = (sql: SqlClient.SqlClient) => {
   const runs = makeRunQueries(sql)
   const attempts = makeAttemptQueries(sql)
   const notes = makeNoteQueries(sql)
-  const usage = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: Schema.Struct({ attempt_id: Schema.String, usage_json: Schema.parseJson(Usage) }),
-    execute: (runId) =>
+  const usage = findAllByKey(
+    Schema.Struct({ attempt_id: Schema.String, usage_json: Schema.parseJson(Usage) }),
+    (runId) =>
       sql`SELECT t.attempt_id, t.usage_json FROM usine_attempts a JOIN usine_transcript_rows t ON t.attempt_id = a.id
           WHERE a.run_id = ${runId} AND t.usage_json IS NOT NULL
             AND t.seq = (SELECT max(u.seq) FROM usine_transcript_rows u
               WHERE u.attempt_id = a.id AND u.usage_json IS NOT NULL)
           ORDER BY a.number`
-  })
+  )
   const oldest = SqlSchema.findAll({
     Request: Schema.Struct({ attemptId: Schema.String, afterSeq: Schema.Number, limit: Schema.Number }),
     Result: TranscriptLineFromRow,

@@ -1,9 +1,9 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
-import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Effect, Option, Schema } from "effect"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { Actor } from "@usine/core/run/Transition"
 import { RunNote, RunNoteBody, summaryOf } from "../RunNote"
+import { findAllByKey, findOneByKey } from "../findByKey"
 
 /** The most notes a Run page reads: the newest ones. */
 const NOTES_SHOWN = 200
@@ -46,21 +46,15 @@ const encodeBody = Schema.encodeSync(Schema.parseJson(RunNoteBody))
 
 /** A Run's notes: appended inside the transaction of the change they explain, never changed (ADR 0049). */
 export const makeNoteQueries = (sql: SqlClient.SqlClient) => {
-  const newest = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: RunNoteFromRow,
-    execute: (runId) =>
-      sql`SELECT id, run_id, actor, summary, body_json, after_seq, at FROM usine_run_notes
-          WHERE run_id = ${runId} ORDER BY id DESC LIMIT ${NOTES_SHOWN}`
-  })
-  const stretch = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: Schema.Struct({ at: Schema.NullOr(Schema.Number) }),
-    execute: (runId) =>
-      sql`SELECT min(at) AS at FROM usine_run_notes
-          WHERE run_id = ${runId} AND kind = 'Held' AND id > coalesce(
-            (SELECT max(id) FROM usine_run_notes WHERE run_id = ${runId} AND kind = 'Released'), 0)`
-  })
+  const newest = findAllByKey(RunNoteFromRow, (runId) =>
+    sql`SELECT id, run_id, actor, summary, body_json, after_seq, at FROM usine_run_notes
+        WHERE run_id = ${runId} ORDER BY id DESC LIMIT ${NOTES_SHOWN}`
+  )
+  const stretch = findOneByKey(Schema.Struct({ at: Schema.NullOr(Schema.Number) }), (runId) =>
+    sql`SELECT min(at) AS at FROM usine_run_notes
+        WHERE run_id = ${runId} AND kind = 'Held' AND id > coalesce(
+          (SELECT max(id) FROM usine_run_notes WHERE run_id = ${runId} AND kind = 'Released'), 0)`
+  )
 
   return {
     /** Appends a note after the Run's newest transition; call it inside the change's transaction. */
