@@ -1,10 +1,8 @@
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { type Effect, Schema } from "effect"
 
-/**
- * The store's most common query: rows picked by one text key (an id, a Run's id, a repository), each decoded by
- * `Result`. `execute` gets the key and writes the SQL.
- */
+// The store's most common query: rows picked by one text key (an id, a Run's id, a repository). `execute` gets the
+// key and runs the SQL; `Result` decodes each row.
 type ByKey<E, R> = (key: string) => Effect.Effect<ReadonlyArray<unknown>, E, R>
 
 /** The first row for `key` (`Option.none` when there is none), decoded by `Result`. */

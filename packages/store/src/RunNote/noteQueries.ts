@@ -2,45 +2,20 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option, Schema } from "effect"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { Actor } from "@usine/core/run/Transition"
+import { column } from "../column"
+import { OptionalFromNull } from "../OptionalFromNull"
 import { RunNote, RunNoteBody, summaryOf } from "../RunNote"
 import { findAllByKey, findOneByKey } from "../findByKey"
 
 /** The most notes a Run page reads: the newest ones. */
 const NOTES_SHOWN = 200
 
-const RunNoteFromRow = Schema.transform(
-  Schema.Struct({
-    id: Schema.Number,
-    run_id: Schema.String,
-    actor: Schema.String,
-    summary: Schema.String,
-    body_json: Schema.parseJson(RunNoteBody),
-    after_seq: Schema.NullOr(Schema.Number),
-    at: Schema.Number
-  }),
-  RunNote,
-  {
-    strict: false,
-    decode: (row) => ({
-      id: row.id,
-      runId: row.run_id,
-      actor: row.actor,
-      at: row.at,
-      ...(row.after_seq === null ? {} : { afterSeq: row.after_seq }),
-      summary: row.summary,
-      body: row.body_json
-    }),
-    encode: (note) => ({
-      id: note.id,
-      run_id: note.runId,
-      actor: note.actor,
-      summary: note.summary,
-      body_json: note.body,
-      after_seq: note.afterSeq ?? null,
-      at: note.at
-    })
-  }
-)
+const RunNoteFromRow = Schema.Struct({
+  ...RunNote.fields,
+  runId: column("run_id", RunNote.fields.runId),
+  afterSeq: OptionalFromNull(Schema.Number).pipe(Schema.fromKey("after_seq")),
+  body: column("body_json", Schema.parseJson(RunNoteBody))
+})
 
 const encodeBody = Schema.encodeSync(Schema.parseJson(RunNoteBody))
 
