@@ -53,17 +53,16 @@ export const makeUsageQueries = (sql: SqlClient.SqlClient) => {
     execute: ({ from, to }) =>
       sql`SELECT * FROM usine_usage_days WHERE day BETWEEN ${from} AND ${to} ORDER BY day, scope, name`
   })
-  const raisesOf = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: Schema.Struct({
+  const raisesOf = findAllByKey(
+    Schema.Struct({
       day: Schema.String,
       scope: Schema.Literal("global", "loop"),
       name: Schema.String,
       tokens: Schema.Number,
       cost_usd: Schema.Number
     }),
-    execute: (day) => sql`SELECT day, scope, name, tokens, cost_usd FROM usine_cap_raises WHERE day = ${day}`
-  })
+    (day) => sql`SELECT day, scope, name, tokens, cost_usd FROM usine_cap_raises WHERE day = ${day}`
+  )
 
   const addToDay = (day: string, scope: UsageScope, name: string, delta: Usage) =>
     sql`INSERT INTO usine_usage_days (day, scope, name, input_tokens, output_tokens, cached_input_tokens, cost_usd)
