@@ -6,9 +6,8 @@ import { ItemKey } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
 import type { AgentHold, HeldRun, RunHold } from "../BrakeStore"
 import { makeHoldNotes } from "./holdNotes"
+import { OPEN_STATES_SQL } from "../SqlRunStore/RunQueries"
 import { findAllByKey, findOneByKey } from "../findByKey"
-
-const OPEN = "('Pending', 'Waiting', 'Queued', 'Running', 'Reviewing')"
 
 const HoldColumns = {
   run_id: Schema.String,
@@ -35,7 +34,7 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
   })
   const holdRow = findOneByKey(Schema.Struct(HoldColumns), (runId) =>
     sql`SELECT h.* FROM usine_run_holds h JOIN usine_runs r ON r.id = h.run_id
-        WHERE h.run_id = ${runId} AND r.state IN ${sql.literal(OPEN)}`
+        WHERE h.run_id = ${runId} AND r.state IN ${sql.literal(OPEN_STATES_SQL)}`
   )
   const currentHold = findOneByKey(Schema.Struct(HoldColumns), (runId) =>
     sql`SELECT * FROM usine_run_holds WHERE run_id = ${runId}`
@@ -58,7 +57,7 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
     execute: (limit) =>
       sql`SELECT h.*, r.loop, r.item_key, r.repository, r.number, r.agent, r.state
           FROM usine_run_holds h JOIN usine_runs r ON r.id = h.run_id
-          WHERE r.state IN ${sql.literal(OPEN)} ORDER BY h.since, h.run_id LIMIT ${limit}`
+          WHERE r.state IN ${sql.literal(OPEN_STATES_SQL)} ORDER BY h.since, h.run_id LIMIT ${limit}`
   })
   const openPulls = findAllByKey(Schema.Struct({ repository: Schema.String, number: Schema.Number }), (loop) =>
     sql`SELECT repository, number FROM usine_loop_pull_requests
