@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Clock, Context, Effect, Layer } from "effect"
+import { OPEN_STATES_SQL } from "./SqlRunStore/RunQueries"
 
 /** A count under some labels. */
 export interface Figure<L extends string> {
@@ -93,7 +94,7 @@ const make = Effect.gen(function* () {
     brakes: Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const held = yield* sql<{ kind: string; n: number }>`SELECT h.kind, count(*) AS n FROM usine_run_holds h
-          JOIN usine_runs r ON r.id = h.run_id WHERE r.state IN ('Pending', 'Waiting', 'Queued', 'Running', 'Reviewing') GROUP BY h.kind`
+          JOIN usine_runs r ON r.id = h.run_id WHERE r.state IN ${sql.literal(OPEN_STATES_SQL)} GROUP BY h.kind`
       const [agents] = yield* sql<{ n: number }>`SELECT count(*) AS n FROM usine_agent_holds WHERE until > ${now}`
       return { held: held.map((r) => ({ labels: { kind: r.kind }, value: r.n })), agentHolds: agents?.n ?? 0 }
     }).pipe(Effect.orDie)

@@ -2,79 +2,27 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Clock, Effect, Layer, Schema } from "effect"
 import { ItemKey } from "@usine/core/ids/ItemKey"
+import { column } from "./column"
 import { type ItemProjection, ItemStore, type PollCursor } from "./ItemStore"
+import { UndefinedFromNull } from "./UndefinedFromNull"
+import { findAllByKey, findOneByKey } from "./findByKey"
 
-const ProjectionFromRow = Schema.transform(
-  Schema.Struct({
-    item_key: Schema.String,
-    repository: Schema.String,
-    number: Schema.Number,
-    payload_json: Schema.parseJson(),
-    content_hash: Schema.String,
-    observed_at: Schema.Number
-  }),
-  Schema.Struct({
-    itemKey: Schema.String.pipe(Schema.fromBrand(ItemKey)),
-    repository: Schema.String,
-    number: Schema.Number,
-    payload: Schema.Unknown,
-    contentHash: Schema.String,
-    observedAt: Schema.Number
-  }),
-  {
-    strict: true,
-    decode: (row) => ({
-      itemKey: row.item_key,
-      repository: row.repository,
-      number: row.number,
-      payload: row.payload_json,
-      contentHash: row.content_hash,
-      observedAt: row.observed_at
-    }),
-    encode: (p) => ({
-      item_key: p.itemKey,
-      repository: p.repository,
-      number: p.number,
-      payload_json: p.payload,
-      content_hash: p.contentHash,
-      observed_at: p.observedAt
-    })
-  }
-)
+const ProjectionFromRow = Schema.Struct({
+  itemKey: column("item_key", Schema.String.pipe(Schema.fromBrand(ItemKey))),
+  repository: Schema.String,
+  number: Schema.Number,
+  payload: column("payload_json", Schema.parseJson()),
+  contentHash: column("content_hash", Schema.String),
+  observedAt: column("observed_at", Schema.Number)
+})
 
-const CursorFromRow = Schema.transform(
-  Schema.Struct({
-    repository: Schema.String,
-    watermark: Schema.NullOr(Schema.String),
-    etag: Schema.NullOr(Schema.String),
-    open_pull_requests_json: Schema.parseJson(Schema.Array(Schema.Number)),
-    active_loops: Schema.String
-  }),
-  Schema.Struct({
-    repository: Schema.String,
-    watermark: Schema.UndefinedOr(Schema.String),
-    etag: Schema.UndefinedOr(Schema.String),
-    openPullRequests: Schema.Array(Schema.Number),
-    activeLoops: Schema.String
-  }),
-  {
-    strict: true,
-    decode: (row) => ({
-      repository: row.repository,
-      watermark: row.watermark ?? undefined,
-      etag: row.etag ?? undefined,
-      openPullRequests: row.open_pull_requests_json,
-      activeLoops: row.active_loops
-    }),
-    encode: (c) => ({
-      repository: c.repository,
-      watermark: c.watermark ?? null,
-      etag: c.etag ?? null,
-      open_pull_requests_json: c.openPullRequests,
-      active_loops: c.activeLoops
-    })
-  }
-)
+const CursorFromRow = Schema.Struct({
+  repository: Schema.String,
+  watermark: UndefinedFromNull(Schema.String),
+  etag: UndefinedFromNull(Schema.String),
+  openPullRequests: column("open_pull_requests_json", Schema.parseJson(Schema.Array(Schema.Number))),
+  activeLoops: column("active_loops", Schema.String)
+})
 
 /** Repositories are keyed lowercase, like Item keys. */
 const repositoryKey = (repository: string) => repository.toLowerCase()
@@ -89,17 +37,12 @@ const make = Effect.gen(function* () {
             content_hash = excluded.content_hash, observed_at = excluded.observed_at
           WHERE usine_item_projections.content_hash <> excluded.content_hash`
   })
-  const projection = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: ProjectionFromRow,
-    execute: (itemKey) => sql`SELECT * FROM usine_item_projections WHERE item_key = ${itemKey}`
-  })
-  const projections = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: ProjectionFromRow,
-    execute: (repository) =>
-      sql`SELECT * FROM usine_item_projections WHERE repository = ${repositoryKey(repository)} ORDER BY number`
-  })
+  const projection = findOneByKey(ProjectionFromRow, (itemKey) =>
+    sql`SELECT * FROM usine_item_projections WHERE item_key = ${itemKey}`
+  )
+  const projections = findAllByKey(ProjectionFromRow, (repository) =>
+    sql`SELECT * FROM usine_item_projections WHERE repository = ${repositoryKey(repository)} ORDER BY number`
+  )
   const saveCursor = (c: PollCursor) =>
     Effect.gen(function* () {
       const row = yield* Schema.encode(CursorFromRow)(c)
@@ -112,11 +55,9 @@ const make = Effect.gen(function* () {
             open_pull_requests_json = excluded.open_pull_requests_json, active_loops = excluded.active_loops,
             updated_at = excluded.updated_at`
     })
-  const cursor = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: CursorFromRow,
-    execute: (repository) => sql`SELECT * FROM usine_poll_cursors WHERE repository = ${repositoryKey(repository)}`
-  })
+  const cursor = findOneByKey(CursorFromRow, (repository) =>
+    sql`SELECT * FROM usine_poll_cursors WHERE repository = ${repositoryKey(repository)}`
+  )
 
   return ItemStore.of({
     saveProjection: (p: ItemProjection) => Effect.orDie(saveProjection(p)),

@@ -4,48 +4,19 @@ import { Clock, Effect, Layer, Schema } from "effect"
 import { Submission } from "@usine/core/event/Submission"
 import { EventId } from "@usine/core/ids/EventId"
 import { refusalEventIdOf } from "@usine/core/trust/refusalEventIdOf"
+import { column } from "./column"
 import { TriggerRefusals } from "./TriggerRefusals"
+import { UndefinedFromNull } from "./UndefinedFromNull"
 import { loopItemFields } from "@usine/core/ids/loopItemFields"
 
-const RefusedRow = Schema.transform(
-  Schema.Struct({
-    id: Schema.String,
-    loop: Schema.String,
-    item_key: Schema.String,
-    repository: Schema.String,
-    number: Schema.NullOr(Schema.Number),
-    reason: Schema.String,
-    at: Schema.Number
-  }),
-  Schema.Struct({
-    eventId: Schema.String.pipe(Schema.fromBrand(EventId)),
-    ...loopItemFields,
-    number: Schema.UndefinedOr(Schema.Number),
-    reason: Schema.String,
-    at: Schema.Number
-  }),
-  {
-    strict: true,
-    decode: (row) => ({
-      eventId: row.id,
-      loop: row.loop,
-      itemKey: row.item_key,
-      repository: row.repository,
-      number: row.number ?? undefined,
-      reason: row.reason,
-      at: row.at
-    }),
-    encode: (r) => ({
-      id: r.eventId,
-      loop: r.loop,
-      item_key: r.itemKey,
-      repository: r.repository,
-      number: r.number ?? null,
-      reason: r.reason,
-      at: r.at
-    })
-  }
-)
+const RefusedRow = Schema.Struct({
+  eventId: column("id", Schema.String.pipe(Schema.fromBrand(EventId))),
+  ...loopItemFields,
+  itemKey: column("item_key", loopItemFields.itemKey),
+  number: UndefinedFromNull(Schema.Number),
+  reason: Schema.String,
+  at: Schema.Number
+})
 
 const SubmissionJson = Schema.parseJson(Submission)
 

@@ -1,6 +1,8 @@
 import { Schema } from "effect"
 import { AttemptId } from "@usine/core/ids/AttemptId"
-import { TranscriptEntry, TranscriptKind, Usage } from "@usine/core/transcript/TranscriptRow"
+import { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
+import { column } from "../column"
+import { OptionalFromNull } from "../OptionalFromNull"
 
 /** A stored transcript row with the Attempt it belongs to and its sequence number. */
 export const TranscriptLine = Schema.Struct({
@@ -13,36 +15,9 @@ export type TranscriptLine = typeof TranscriptLine.Type
 /** The columns `TranscriptLineFromRow` reads. */
 export const LINE_COLUMNS = "attempt_id, seq, kind, text, tool, usage_json, at"
 
-export const TranscriptLineFromRow = Schema.transform(
-  Schema.Struct({
-    attempt_id: Schema.String,
-    seq: Schema.Number,
-    kind: TranscriptKind,
-    text: Schema.String,
-    tool: Schema.NullOr(Schema.String),
-    usage_json: Schema.NullOr(Schema.parseJson(Usage)),
-    at: Schema.Number
-  }),
-  TranscriptLine,
-  {
-    strict: true,
-    decode: (row) => ({
-      attemptId: row.attempt_id,
-      seq: row.seq,
-      kind: row.kind,
-      text: row.text,
-      ...(row.tool === null ? {} : { tool: row.tool }),
-      ...(row.usage_json === null ? {} : { usage: row.usage_json }),
-      at: row.at
-    }),
-    encode: (line) => ({
-      attempt_id: line.attemptId,
-      seq: line.seq,
-      kind: line.kind,
-      text: line.text,
-      tool: line.tool ?? null,
-      usage_json: line.usage ?? null,
-      at: line.at
-    })
-  }
-)
+export const TranscriptLineFromRow = Schema.Struct({
+  ...TranscriptLine.fields,
+  attemptId: column("attempt_id", TranscriptLine.fields.attemptId),
+  tool: OptionalFromNull(Schema.String),
+  usage: OptionalFromNull(Schema.parseJson(Usage)).pipe(Schema.fromKey("usage_json"))
+})

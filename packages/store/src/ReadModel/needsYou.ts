@@ -6,6 +6,7 @@ import { AttemptId } from "@usine/core/ids/AttemptId"
 import { CycleAsk, makeOpenAsks } from "./CycleAsk"
 import { RunSummary, SUMMARY_COLUMNS, SummaryRow, summaryOf } from "./RunSummary"
 import { LINE_COLUMNS, TranscriptLine, TranscriptLineFromRow } from "./TranscriptLine"
+import { findAllByKey } from "../findByKey"
 
 /** A Run parked on its Loop's approval gate, with the prompt it would run. */
 const WaitingRun = Schema.Struct({ run: RunSummary, task: Schema.String })
@@ -113,13 +114,10 @@ export const makeNeedsYou = (sql: SqlClient.SqlClient) => {
             AND a.number = (SELECT max(number) FROM usine_attempts m WHERE m.run_id = r.id)
           WHERE r.state = 'Reviewing' AND a.outcome_json IS NOT NULL ORDER BY r.updated_at, r.id LIMIT ${limit}`
   })
-  const tail = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: TranscriptLineFromRow,
-    execute: (attemptId) =>
-      sql`SELECT ${sql.literal(LINE_COLUMNS)} FROM usine_transcript_rows
-          WHERE attempt_id = ${attemptId} ORDER BY seq DESC LIMIT ${FAILURE_TAIL}`
-  })
+  const tail = findAllByKey(TranscriptLineFromRow, (attemptId) =>
+    sql`SELECT ${sql.literal(LINE_COLUMNS)} FROM usine_transcript_rows
+        WHERE attempt_id = ${attemptId} ORDER BY seq DESC LIMIT ${FAILURE_TAIL}`
+  )
   const asks = makeOpenAsks(sql)
 
   return Effect.fn("ReadModel.needsYou")(function* (limit: number) {

@@ -15,6 +15,7 @@ import { makeRunQueries } from "../SqlRunStore/RunQueries"
 import { RunStateTagSchema } from "./RunSummary"
 import { LINE_COLUMNS, TranscriptLineFromRow } from "./TranscriptLine"
 import { addUsage, zeroUsage } from "@usine/core/usage/usageFigures"
+import { findAllByKey, findOneByKey } from "../findByKey"
 
 const AttemptUsage = Schema.Struct({ attemptId: Schema.String.pipe(Schema.fromBrand(AttemptId)), usage: Usage })
 type AttemptUsage = typeof AttemptUsage.Type
@@ -62,16 +63,15 @@ export const makeRunDetail = (sql: SqlClient.SqlClient) => {
   const runs = makeRunQueries(sql)
   const attempts = makeAttemptQueries(sql)
   const notes = makeNoteQueries(sql)
-  const usage = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: Schema.Struct({ attempt_id: Schema.String, usage_json: Schema.parseJson(Usage) }),
-    execute: (runId) =>
+  const usage = findAllByKey(
+    Schema.Struct({ attempt_id: Schema.String, usage_json: Schema.parseJson(Usage) }),
+    (runId) =>
       sql`SELECT t.attempt_id, t.usage_json FROM usine_attempts a JOIN usine_transcript_rows t ON t.attempt_id = a.id
           WHERE a.run_id = ${runId} AND t.usage_json IS NOT NULL
             AND t.seq = (SELECT max(u.seq) FROM usine_transcript_rows u
               WHERE u.attempt_id = a.id AND u.usage_json IS NOT NULL)
           ORDER BY a.number`
-  })
+  )
   const oldest = SqlSchema.findAll({
     Request: Schema.Struct({ attemptId: Schema.String, afterSeq: Schema.Number, limit: Schema.Number }),
     Result: TranscriptLineFromRow,
@@ -86,20 +86,19 @@ export const makeRunDetail = (sql: SqlClient.SqlClient) => {
       sql`SELECT ${sql.literal(LINE_COLUMNS)} FROM usine_transcript_rows
           WHERE attempt_id = ${attemptId} AND seq > ${afterSeq} ORDER BY seq DESC LIMIT ${limit}`
   })
-  const pulse = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: Schema.Struct({
+  const pulse = findOneByKey(
+    Schema.Struct({
       version: Schema.Number,
       state: RunStateTagSchema,
       latest: Schema.NullOr(Schema.String),
       note: Schema.NullOr(Schema.Number)
     }),
-    execute: (runId) =>
+    (runId) =>
       sql`SELECT r.version, r.state,
             (SELECT a.id FROM usine_attempts a WHERE a.run_id = r.id ORDER BY a.number DESC LIMIT 1) AS latest,
             (SELECT max(n.id) FROM usine_run_notes n WHERE n.run_id = r.id) AS note
           FROM usine_runs r WHERE r.id = ${runId}`
-  })
+  )
 
   return {
     run: Effect.fn("ReadModel.run")(function* (runId: RunId) {

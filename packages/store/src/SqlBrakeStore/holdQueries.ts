@@ -6,8 +6,8 @@ import { ItemKey } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
 import type { AgentHold, HeldRun, RunHold } from "../BrakeStore"
 import { makeHoldNotes } from "./holdNotes"
-
-const OPEN = "('Pending', 'Waiting', 'Queued', 'Running', 'Reviewing')"
+import { OPEN_STATES_SQL } from "../SqlRunStore/RunQueries"
+import { findAllByKey, findOneByKey } from "../findByKey"
 
 const HoldColumns = {
   run_id: Schema.String,
@@ -32,23 +32,16 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
     Result: Schema.Struct({ agent: Schema.String, until: Schema.Number, reason: Schema.String, attempt_id: Schema.String, at: Schema.Number }),
     execute: (now) => sql`SELECT * FROM usine_agent_holds WHERE until > ${now} ORDER BY until, agent`
   })
-  const holdRow = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: Schema.Struct(HoldColumns),
-    execute: (runId) =>
-      sql`SELECT h.* FROM usine_run_holds h JOIN usine_runs r ON r.id = h.run_id
-          WHERE h.run_id = ${runId} AND r.state IN ${sql.literal(OPEN)}`
-  })
-  const currentHold = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: Schema.Struct(HoldColumns),
-    execute: (runId) => sql`SELECT * FROM usine_run_holds WHERE run_id = ${runId}`
-  })
-  const deleteHold = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: Schema.Struct(HoldColumns),
-    execute: (runId) => sql`DELETE FROM usine_run_holds WHERE run_id = ${runId} RETURNING *`
-  })
+  const holdRow = findOneByKey(Schema.Struct(HoldColumns), (runId) =>
+    sql`SELECT h.* FROM usine_run_holds h JOIN usine_runs r ON r.id = h.run_id
+        WHERE h.run_id = ${runId} AND r.state IN ${sql.literal(OPEN_STATES_SQL)}`
+  )
+  const currentHold = findOneByKey(Schema.Struct(HoldColumns), (runId) =>
+    sql`SELECT * FROM usine_run_holds WHERE run_id = ${runId}`
+  )
+  const deleteHold = findAllByKey(Schema.Struct(HoldColumns), (runId) =>
+    sql`DELETE FROM usine_run_holds WHERE run_id = ${runId} RETURNING *`
+  )
   const notes = makeHoldNotes(sql)
   const heldRows = SqlSchema.findAll({
     Request: Schema.Number,
@@ -64,15 +57,12 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
     execute: (limit) =>
       sql`SELECT h.*, r.loop, r.item_key, r.repository, r.number, r.agent, r.state
           FROM usine_run_holds h JOIN usine_runs r ON r.id = h.run_id
-          WHERE r.state IN ${sql.literal(OPEN)} ORDER BY h.since, h.run_id LIMIT ${limit}`
+          WHERE r.state IN ${sql.literal(OPEN_STATES_SQL)} ORDER BY h.since, h.run_id LIMIT ${limit}`
   })
-  const openPulls = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: Schema.Struct({ repository: Schema.String, number: Schema.Number }),
-    execute: (loop) =>
-      sql`SELECT repository, number FROM usine_loop_pull_requests
-          WHERE loop = ${loop} AND closed_at IS NULL ORDER BY recorded_at, repository, number`
-  })
+  const openPulls = findAllByKey(Schema.Struct({ repository: Schema.String, number: Schema.Number }), (loop) =>
+    sql`SELECT repository, number FROM usine_loop_pull_requests
+        WHERE loop = ${loop} AND closed_at IS NULL ORDER BY recorded_at, repository, number`
+  )
 
   return {
     holdAgent: Effect.fn("BrakeStore.holdAgent")(function* (hold: AgentHold) {

@@ -4,51 +4,21 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { ItemKey } from "@usine/core/ids/ItemKey"
 import type { ProgressVerdict } from "@usine/core/brakes/ProgressVerdict"
 import type { ItemProgress } from "../BrakeStore"
+import { column } from "../column"
+import { UndefinedFromNull } from "../UndefinedFromNull"
 
 /** How many evidence lines a progress record keeps: the newest. */
 const EVIDENCE_LINES = 10
 
-const ProgressFromRow = Schema.transform(
-  Schema.Struct({
-    loop: Schema.String,
-    item_key: Schema.String,
-    last_head: Schema.NullOr(Schema.String),
-    last_pull_request: Schema.NullOr(Schema.Number),
-    streak: Schema.Number,
-    evidence_json: Schema.parseJson(Schema.Array(Schema.String)),
-    parked_at: Schema.NullOr(Schema.Number)
-  }),
-  Schema.Struct({
-    loop: Schema.String,
-    itemKey: Schema.String.pipe(Schema.fromBrand(ItemKey)),
-    lastHead: Schema.UndefinedOr(Schema.String),
-    lastPullRequest: Schema.UndefinedOr(Schema.Number),
-    streak: Schema.Number,
-    evidence: Schema.Array(Schema.String),
-    parkedAt: Schema.UndefinedOr(Schema.Number)
-  }),
-  {
-    strict: true,
-    decode: (row) => ({
-      loop: row.loop,
-      itemKey: row.item_key,
-      lastHead: row.last_head ?? undefined,
-      lastPullRequest: row.last_pull_request ?? undefined,
-      streak: row.streak,
-      evidence: row.evidence_json,
-      parkedAt: row.parked_at ?? undefined
-    }),
-    encode: (p) => ({
-      loop: p.loop,
-      item_key: p.itemKey,
-      last_head: p.lastHead ?? null,
-      last_pull_request: p.lastPullRequest ?? null,
-      streak: p.streak,
-      evidence_json: p.evidence,
-      parked_at: p.parkedAt ?? null
-    })
-  }
-)
+const ProgressFromRow = Schema.Struct({
+  loop: Schema.String,
+  itemKey: column("item_key", Schema.String.pipe(Schema.fromBrand(ItemKey))),
+  lastHead: column("last_head", UndefinedFromNull(Schema.String)),
+  lastPullRequest: column("last_pull_request", UndefinedFromNull(Schema.Number)),
+  streak: Schema.Number,
+  evidence: column("evidence_json", Schema.parseJson(Schema.Array(Schema.String))),
+  parkedAt: column("parked_at", UndefinedFromNull(Schema.Number))
+})
 
 /** The record after one more judged Attempt: progress clears streak and park, no progress parks at `max` (0: never). */
 const nextProgress = (

@@ -7,6 +7,7 @@ import type { RunId } from "@usine/core/ids/RunId"
 import type { Usage } from "@usine/core/transcript/TranscriptRow"
 import { makeNoteQueries } from "../RunNote/noteQueries"
 import type { CapRaise, DayUsage, UsageOwner, UsageScope } from "../BrakeStore"
+import { findAllByKey } from "../findByKey"
 
 const UsageColumns = {
   input_tokens: Schema.Number,
@@ -35,38 +36,33 @@ const isZero = (u: Usage) => u.inputTokens === 0 && u.outputTokens === 0 && u.ca
 /** Usage per Attempt and per UTC day, and daily cap raises; SQL failures are defects. */
 export const makeUsageQueries = (sql: SqlClient.SqlClient) => {
   const notes = makeNoteQueries(sql)
-  const attemptTotal = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: Schema.Struct(UsageColumns),
-    execute: (attemptId) =>
-      sql`SELECT input_tokens, output_tokens, cached_input_tokens, cost_usd FROM usine_attempt_usage
-          WHERE attempt_id = ${attemptId}`
-  })
-  const ofRun = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: Schema.Struct({ attempt_id: Schema.String, number: Schema.Number, ...UsageColumns }),
-    execute: (runId) =>
+  const attemptTotal = findAllByKey(Schema.Struct(UsageColumns), (attemptId) =>
+    sql`SELECT input_tokens, output_tokens, cached_input_tokens, cost_usd FROM usine_attempt_usage
+        WHERE attempt_id = ${attemptId}`
+  )
+  const ofRun = findAllByKey(
+    Schema.Struct({ attempt_id: Schema.String, number: Schema.Number, ...UsageColumns }),
+    (runId) =>
       sql`SELECT u.attempt_id, a.number, u.input_tokens, u.output_tokens, u.cached_input_tokens, u.cost_usd
           FROM usine_attempt_usage u JOIN usine_attempts a ON a.id = u.attempt_id
           WHERE u.run_id = ${runId} ORDER BY a.number`
-  })
+  )
   const ofDays = SqlSchema.findAll({
     Request: Schema.Struct({ from: Schema.String, to: Schema.String }),
     Result: Schema.Struct({ day: Schema.String, scope: Schema.Literal("global", "loop", "repository"), name: Schema.String, ...UsageColumns }),
     execute: ({ from, to }) =>
       sql`SELECT * FROM usine_usage_days WHERE day BETWEEN ${from} AND ${to} ORDER BY day, scope, name`
   })
-  const raisesOf = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: Schema.Struct({
+  const raisesOf = findAllByKey(
+    Schema.Struct({
       day: Schema.String,
       scope: Schema.Literal("global", "loop"),
       name: Schema.String,
       tokens: Schema.Number,
       cost_usd: Schema.Number
     }),
-    execute: (day) => sql`SELECT day, scope, name, tokens, cost_usd FROM usine_cap_raises WHERE day = ${day}`
-  })
+    (day) => sql`SELECT day, scope, name, tokens, cost_usd FROM usine_cap_raises WHERE day = ${day}`
+  )
 
   const addToDay = (day: string, scope: UsageScope, name: string, delta: Usage) =>
     sql`INSERT INTO usine_usage_days (day, scope, name, input_tokens, output_tokens, cached_input_tokens, cost_usd)

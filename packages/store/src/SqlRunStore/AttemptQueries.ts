@@ -1,4 +1,3 @@
-import * as SqlSchema from "@effect/sql/SqlSchema"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Schema } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
@@ -6,31 +5,22 @@ import { AttemptOutcome } from "@usine/core/attempt/outcome"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { RunId } from "@usine/core/ids/RunId"
 import { AttemptFromRow } from "./AttemptRow"
+import { findAllByKey, findOneByKey } from "../findByKey"
 
 const OutcomeJson = Schema.parseJson(AttemptOutcome)
 
 /** Reads and writes of `usine_attempts`; SQL failures are defects. */
 export const makeAttemptQueries = (sql: SqlClient.SqlClient) => {
-  const byId = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: AttemptFromRow,
-    execute: (id) => sql`SELECT * FROM usine_attempts WHERE id = ${id}`
-  })
-  const openOf = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: AttemptFromRow,
-    execute: (runId) => sql`SELECT * FROM usine_attempts WHERE run_id = ${runId} AND outcome_json IS NULL`
-  })
-  const latestOf = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: AttemptFromRow,
-    execute: (runId) => sql`SELECT * FROM usine_attempts WHERE run_id = ${runId} ORDER BY number DESC LIMIT 1`
-  })
-  const allOf = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: AttemptFromRow,
-    execute: (runId) => sql`SELECT * FROM usine_attempts WHERE run_id = ${runId} ORDER BY number`
-  })
+  const byId = findOneByKey(AttemptFromRow, (id) => sql`SELECT * FROM usine_attempts WHERE id = ${id}`)
+  const openOf = findOneByKey(AttemptFromRow, (runId) =>
+    sql`SELECT * FROM usine_attempts WHERE run_id = ${runId} AND outcome_json IS NULL`
+  )
+  const latestOf = findOneByKey(AttemptFromRow, (runId) =>
+    sql`SELECT * FROM usine_attempts WHERE run_id = ${runId} ORDER BY number DESC LIMIT 1`
+  )
+  const allOf = findAllByKey(AttemptFromRow, (runId) =>
+    sql`SELECT * FROM usine_attempts WHERE run_id = ${runId} ORDER BY number`
+  )
 
   return {
     byId: (id: AttemptId) => Effect.orDie(byId(id)),

@@ -6,6 +6,7 @@ import type { EventId } from "@usine/core/ids/EventId"
 import { ItemKey } from "@usine/core/ids/ItemKey"
 import type { QueuedEvent, StrandedPair } from "../RunStore"
 import { OPEN_STATES_SQL } from "./RunQueries"
+import { findOneByKey } from "../findByKey"
 
 /** Where an Event stands: `recorded` only inside the claiming transaction. */
 const EventStatus = Schema.Literal("recorded", "claimed", "queued", "ignored", "blocked")
@@ -37,11 +38,9 @@ const toQueued = (event: StoredEvent): QueuedEvent => ({
  * Event whose row or ignore row is written, before the write.
  */
 export const makeEventQueries = (sql: SqlClient.SqlClient, written: (eventId: string) => void = () => {}) => {
-  const find = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: StoredEvent,
-    execute: (id) => sql`SELECT status, submission_json, recorded_at FROM usine_events WHERE id = ${id}`
-  })
+  const find = findOneByKey(StoredEvent, (id) =>
+    sql`SELECT status, submission_json, recorded_at FROM usine_events WHERE id = ${id}`
+  )
   // Oldest first; the rowid breaks ties between Events received in the same millisecond.
   const queuedOf = SqlSchema.findAll({
     Request: Schema.Struct({ loop: Schema.String, itemKey: Schema.String }),

@@ -7,6 +7,7 @@ import type { Run } from "@usine/core/run/Run"
 import { OPEN_TAGS, UNSTARTED_TAGS } from "@usine/core/run/state"
 import { Transition } from "@usine/core/run/Transition"
 import { RunFromRow, rowOfRun } from "./RunRow"
+import { findAllByKey, findOneByKey } from "../findByKey"
 
 /** A SQL list of state tags, from core's own lists: one place says which states are open (issue 35). */
 const sqlList = (tags: ReadonlyArray<string>) => `(${tags.map((tag) => `'${tag}'`).join(", ")})`
@@ -42,47 +43,29 @@ const TransitionFromRow = Schema.transform(
 
 type TransitionInput = Omit<Transition, "seq">
 
+const LoopItem = Schema.Struct({ loop: Schema.String, itemKey: Schema.String })
+
 /**
  * Reads and writes of `usine_runs`, `usine_transitions` and `usine_approvals`; SQL failures are defects. `written` is
  * told the Event of every Run row written, before the write.
  */
 export const makeRunQueries = (sql: SqlClient.SqlClient, written: (eventId: string) => void = () => {}) => {
-  const byId = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: RunFromRow,
-    execute: (id) => sql`SELECT * FROM usine_runs WHERE id = ${id}`
-  })
-  const byEvent = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: RunFromRow,
-    execute: (eventId) => sql`SELECT * FROM usine_runs WHERE event_id = ${eventId}`
-  })
-  const openOf = SqlSchema.findOne({
-    Request: Schema.Struct({ loop: Schema.String, itemKey: Schema.String }),
-    Result: RunFromRow,
-    execute: ({ itemKey, loop }) =>
-      sql`SELECT * FROM usine_runs WHERE loop = ${loop} AND item_key = ${itemKey}
-          AND state IN ${sql.literal(OPEN_STATES_SQL)}`
-  })
+  const byId = findOneByKey(RunFromRow, (id) => sql`SELECT * FROM usine_runs WHERE id = ${id}`)
+  const byEvent = findOneByKey(RunFromRow, (eventId) => sql`SELECT * FROM usine_runs WHERE event_id = ${eventId}`)
+  /** The Runs of a Loop on an Item whose state is in `states` (a SQL list). */
+  const ofLoopItemIn = (states: string) => ({ itemKey, loop }: typeof LoopItem.Encoded) =>
+    sql`SELECT * FROM usine_runs WHERE loop = ${loop} AND item_key = ${itemKey} AND state IN ${sql.literal(states)}`
+  const openOf = SqlSchema.findOne({ Request: LoopItem, Result: RunFromRow, execute: ofLoopItemIn(OPEN_STATES_SQL) })
   const open = SqlSchema.findAll({
     Request: Schema.Void,
     Result: RunFromRow,
     execute: () =>
       sql`SELECT * FROM usine_runs WHERE state IN ${sql.literal(OPEN_STATES_SQL)} ORDER BY received_at, id`
   })
-  const unstartedOf = SqlSchema.findAll({
-    Request: Schema.Struct({ loop: Schema.String, itemKey: Schema.String }),
-    Result: RunFromRow,
-    execute: ({ itemKey, loop }) =>
-      sql`SELECT * FROM usine_runs WHERE loop = ${loop} AND item_key = ${itemKey}
-          AND state IN ${sql.literal(UNSTARTED_STATES_SQL)}`
-  })
-  const unstartedOnItem = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: RunFromRow,
-    execute: (itemKey) =>
-      sql`SELECT * FROM usine_runs WHERE item_key = ${itemKey} AND state IN ${sql.literal(UNSTARTED_STATES_SQL)}`
-  })
+  const unstartedOf = SqlSchema.findAll({ Request: LoopItem, Result: RunFromRow, execute: ofLoopItemIn(UNSTARTED_STATES_SQL) })
+  const unstartedOnItem = findAllByKey(RunFromRow, (itemKey) =>
+    sql`SELECT * FROM usine_runs WHERE item_key = ${itemKey} AND state IN ${sql.literal(UNSTARTED_STATES_SQL)}`
+  )
   const awaitingApproval = SqlSchema.findAll({
     Request: Schema.Void,
     Result: Schema.Struct({ id: Schema.String, loop: Schema.String, since: Schema.Number }),
@@ -91,11 +74,9 @@ export const makeRunQueries = (sql: SqlClient.SqlClient, written: (eventId: stri
             WHERE t.run_id = r.id AND t.to_state = r.state), r.updated_at) AS since
           FROM usine_runs r WHERE r.state IN ('Waiting', 'Reviewing') ORDER BY since, r.id`
   })
-  const transitionsOf = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: TransitionFromRow,
-    execute: (runId) => sql`SELECT * FROM usine_transitions WHERE run_id = ${runId} ORDER BY seq`
-  })
+  const transitionsOf = findAllByKey(TransitionFromRow, (runId) =>
+    sql`SELECT * FROM usine_transitions WHERE run_id = ${runId} ORDER BY seq`
+  )
 
   return {
     byId: (id: RunId) => Effect.orDie(byId(id)),
