@@ -3,7 +3,13 @@ import type { RunId } from "@usine/core/ids/RunId"
 import type { Run } from "@usine/core/run/Run"
 import { isParked } from "@usine/core/run/state"
 import type { BrakeStore } from "@usine/store/BrakeStore"
-import type { ClaimResult, RunStore, StrandedPair } from "@usine/store/RunStore"
+import type { AttemptLifecycle } from "@usine/store/AttemptLifecycle"
+import type { AttemptPatches } from "@usine/store/AttemptPatches"
+import type { ParkedRuns } from "@usine/store/ParkedRuns"
+import type { PushRecords } from "@usine/store/PushRecords"
+import type { ClaimResult, RunClaims, StrandedPair } from "@usine/store/RunClaims"
+import type { RunLookup } from "@usine/store/RunLookup"
+import type { Transcripts } from "@usine/store/Transcripts"
 import { Bell } from "./Brakes/Bell"
 import type { Executor } from "./Executor"
 import type { LoopPolicies } from "./LoopPolicies"
@@ -14,7 +20,21 @@ import { Shutdown } from "./Shutdown"
 import { type HeldSlot, WorkerSlots } from "./WorkerSlots"
 import type { TriggerCondition } from "./TriggerCondition"
 
-type DriverServices = RunStore | BrakeStore | Executor | WorkerSlots | Shutdown | LoopPolicies | TriggerCondition
+/** What a Run's fiber uses: the ledger's ports for claims, parking, the Attempt and its records, and the brakes. */
+type DriverServices =
+  | RunClaims
+  | RunLookup
+  | ParkedRuns
+  | AttemptLifecycle
+  | AttemptPatches
+  | PushRecords
+  | Transcripts
+  | BrakeStore
+  | Executor
+  | WorkerSlots
+  | Shutdown
+  | LoopPolicies
+  | TriggerCondition
 
 /** Answers of the ledger that mean an operator or another fiber changed the Run first. */
 const RUN_CHANGED: ReadonlySet<string> = new Set(["RunStateConflict", "AttemptNotOpen", "RunNotFound", "StaleRunVersion"])
