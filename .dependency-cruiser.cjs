@@ -16,6 +16,10 @@ const layers = {
   board: ["core", "store", "engine", "github", "triggers"]
 }
 
+/** The ledger's Run ports the engine uses (issue 35), and the layer that provides them; `RunReads` is the Board's. */
+const runPorts = (...names) => `^packages/store/src/(${names.join("|")})\\.ts$`
+const ENGINE_RUN_PORTS = ["RunClaims", "OperatorActions", "ParkedRuns", "AttemptLifecycle", "AttemptPatches", "PushRecords", "Transcripts", "RunLookup", "SqlRunStore"]
+
 const ours = ["core", "store", "github", "engine", "triggers", "executor", "board", "github-sim", "model-sim", "testkit"]
 
 module.exports = {
@@ -36,10 +40,18 @@ module.exports = {
     },
     {
       name: "board-reads-runs-only",
-      comment: "the Board reads Runs through RunReads; every write goes through the engine (issue 35). Types only from RunStore",
+      comment: "the Board reads Runs through RunReads; every write goes through the engine (issue 35). Types only from the other Run ports",
       severity: "error",
       from: { path: "^packages/board/src/" },
-      to: { path: "^packages/store/src/(RunStore|SqlRunStore)\\.ts$", dependencyTypesNot: ["type-only"] }
+      to: { path: runPorts(...ENGINE_RUN_PORTS, "LoopPauses", "CycleBudgets"), dependencyTypesNot: ["type-only"] }
+    },
+    {
+      name: "runs-change-through-the-engine",
+      comment:
+        "the triggers submit Events to the engine and the executor reports to the callbacks the engine lends it; neither reaches a Run port (issue 35). The triggers read pauses and budgets (LoopControl)",
+      severity: "error",
+      from: { path: "^packages/(triggers|executor)/src/" },
+      to: { path: runPorts(...ENGINE_RUN_PORTS), dependencyTypesNot: ["type-only"] }
     },
     {
       name: "src-not-test-code",

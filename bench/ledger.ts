@@ -1,10 +1,9 @@
 import { statSync } from "node:fs"
-import { Context, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { contentHash } from "@usine/core/content/contentHash"
 import { runIdOf } from "@usine/core/ids/RunId"
 import { Run } from "@usine/core/run/Run"
 import { Pending } from "@usine/core/run/state"
-import { RunStore } from "@usine/store/RunStore"
 import * as Sql from "@usine/store/Sql"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import { openLikeLedger } from "./BareSqlite"
@@ -16,6 +15,7 @@ import { sizesFromArgs } from "./sizesFromArgs"
 import { OPEN_MIX, seededLedger } from "./seededLedger"
 import { pairCount, pairOf, pairSubmission } from "./seedLedger"
 import { verifySeededLedger } from "./verifySeededLedger"
+import { runLedgerOf } from "@usine/testkit/runLedger"
 
 /** New Events per ledger size, through the store and through the bare insert each, interleaved in ROUNDS. */
 const PER_SIDE = 1_600
@@ -44,7 +44,7 @@ const measure = (events: number) =>
     const { cached, file, seeded } = yield* seededLedger(events)
     if (pairCount(events) - 1 < 2 * PER_SIDE + BATCHED + 2 * WARMUP) return yield* Effect.dieMessage(`${events} Events leave too few pairs`)
     const context = yield* Layer.build(SqlRunStore.layer.pipe(Layer.provideMerge(Sql.layerUnlocked(file))))
-    const store = Context.get(context, RunStore)
+    const store = runLedgerOf(context)
     yield* verifySeededLedger(events, OPEN_MIX).pipe(Effect.provide(context))
     const db = yield* Effect.acquireRelease(Effect.sync(() => openLikeLedger(file)), (db) => Effect.sync(() => db.close()))
     const now = Date.now()

@@ -1,7 +1,7 @@
 import { Effect, Equal } from "effect"
 import { runIdOf } from "@usine/core/ids/RunId"
-import { RunStore } from "@usine/store/RunStore"
 import { closedStateOf, type OpenMix, openPair, pairCount, pairSubmission, SEED_EPOCH } from "./seedLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const check = (holds: boolean, what: string) => (holds ? Effect.void : Effect.dieMessage(`seeded ledger invalid: ${what}`))
 
@@ -14,7 +14,7 @@ const verificationPair = (events: number): number => pairCount(events) - 1
  */
 export const verifySeededLedger = (events: number, open: OpenMix) =>
   Effect.gen(function*() {
-    const store = yield* RunStore
+    const store = yield* runLedger
     // Event i is in pair i >> 1; the last pair is spent on the budget check below.
     const samples = [0, 1, 7, Math.floor(events / 2), events - 3]
     for (const i of samples) {

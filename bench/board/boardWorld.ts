@@ -10,7 +10,6 @@ import { BoardSettings } from "@usine/board/BoardSettings"
 import { PollFailureFeed } from "@usine/board/PollFailureFeed"
 import { WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
 import * as ReadModel from "@usine/store/ReadModel"
-import { RunStore } from "@usine/store/RunStore"
 import * as Sql from "@usine/store/Sql"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
@@ -20,6 +19,7 @@ import * as WriteBackOutbox from "@usine/store/WriteBackOutbox"
 import { benchPolicies } from "../engine/benchEngine"
 import { OPEN_MIX } from "../seededLedger"
 import { REPOSITORIES } from "../seedLedger"
+import { runLedgerOf } from "@usine/testkit/runLedger"
 
 const repositories = Array.from({ length: REPOSITORIES }, (_, r) => `bench-org/repo-${r}`)
 
@@ -64,5 +64,5 @@ export const boardWorld = (ledger: string) =>
     )
     const board = BoardServer.Default.pipe(Layer.provideMerge(feeds), Layer.provideMerge(engine), Layer.provideMerge(stores))
     const context = yield* Layer.build(board)
-    return { memory, server: Context.get(context, BoardServer), store: Context.get(context, RunStore) }
+    return { memory, server: Context.get(context, BoardServer), store: runLedgerOf(context) }
   })

@@ -4,11 +4,11 @@ import type { InMemoryExecutor } from "@usine/testkit/InMemoryExecutor"
 import { type LoopPoliciesData, type LoopPolicy, LoopPolicies } from "@usine/engine/LoopPolicies"
 import { RunEngine } from "@usine/engine/RunEngine"
 import { TriggerCondition } from "@usine/engine/TriggerCondition"
-import { RunStore } from "@usine/store/RunStore"
 import * as Sql from "@usine/store/Sql"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
+import { runLedgerOf } from "@usine/testkit/runLedger"
 
 const attempt: AttemptPolicy = {
   verify: [],
@@ -50,6 +50,6 @@ export const startBenchEngine = (ledger: string, executor: InMemoryExecutor, slo
   )
   return Effect.map(Layer.build(RunEngine.Default.pipe(Layer.provideMerge(base))), (context) => ({
     engine: Context.get(context, RunEngine),
-    store: Context.get(context, RunStore)
+    store: runLedgerOf(context)
   }))
 }

@@ -1,14 +1,14 @@
 import { join } from "node:path"
 import { Effect, Exit, Scope } from "effect"
 import { InMemoryExecutor, Script } from "@usine/testkit/InMemoryExecutor"
-import type { RunStore } from "@usine/store/RunStore"
 import { memoryAfterGc } from "../memoryAfterGc"
 import { pollUntil } from "../pollUntil"
 import { pairSubmission } from "../seedLedger"
 import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { startBenchEngine } from "./benchEngine"
+import type { RunLedger } from "@usine/testkit/runLedger"
 
-const countOpen = (store: RunStore["Type"], tag: string) =>
+const countOpen = (store: RunLedger, tag: string) =>
   Effect.map(store.openRuns, (runs) => runs.filter((r) => r.state._tag === tag).length)
 
 /**

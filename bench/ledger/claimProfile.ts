@@ -1,12 +1,12 @@
 import { Session } from "node:inspector/promises"
-import { Context, Effect, Layer } from "effect"
-import { RunStore } from "@usine/store/RunStore"
+import { Effect, Layer } from "effect"
 import * as Sql from "@usine/store/Sql"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import { itemPayload } from "../itemPayload"
 import { itemSubmission } from "../itemSubmission"
 import { seededLedger } from "../seededLedger"
 import { pairCount, pairOf } from "../seedLedger"
+import { runLedgerOf } from "@usine/testkit/runLedger"
 
 interface ProfileNode {
   readonly id: number
@@ -33,7 +33,7 @@ const placeOf = (url: string): string => {
 }
 
 /**
- * Where the CPU of the store's claim goes: `claims` claims through `RunStore.recordAndClaim` (hash included, as the
+ * Where the CPU of the store's claim goes: `claims` claims through `RunClaims.recordAndClaim` (hash included, as the
  * ledger bench's store side) on a seeded ledger, sampled by V8's profiler after a warm-up, self time by place and by
  * function. `node --import tsx bench/ledger/claimProfile.ts [claims]`.
  */
@@ -43,7 +43,7 @@ const main = Effect.scoped(Effect.gen(function*() {
   const events = 2 * (claims + warmup) * 2
   const { file } = yield* seededLedger(events)
   const context = yield* Layer.build(SqlRunStore.layer.pipe(Layer.provideMerge(Sql.layerUnlocked(file))))
-  const store = Context.get(context, RunStore)
+  const store = runLedgerOf(context)
   if (pairCount(events) < claims + warmup) return yield* Effect.dieMessage("too few pairs")
   const now = Date.now()
   const claim = (k: number) => {

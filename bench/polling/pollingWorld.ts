@@ -7,12 +7,12 @@ import { LoopControl } from "@usine/triggers/LoopControl"
 import { PollingTriggers } from "@usine/triggers/PollingTriggers"
 import { TriggerConfig } from "@usine/triggers/TriggerConfig"
 import { TriggerSink } from "@usine/triggers/TriggerSink"
-import { RunStore } from "@usine/store/RunStore"
 import * as Sql from "@usine/store/Sql"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
 import { scopedTempDir } from "@usine/testkit/scopedTempDir"
+import { runLedger } from "@usine/testkit/runLedger"
 
 export const LOGIN = "usine-bot"
 export const TOKEN = "bench-token"
@@ -53,7 +53,7 @@ const triggerConfig = (repositories: number) =>
 /** Submissions go straight to the ledger, as the engine's first step does; no Run fibers. */
 const ledgerSink = Layer.effect(
   TriggerSink,
-  Effect.map(RunStore, (store) => ({
+  Effect.map(runLedger, (store) => ({
     submit: (submission) => store.recordAndClaim(submission),
     revoke: (loop, itemKey) => Effect.asVoid(store.revoke(loop, itemKey))
   }))
@@ -61,7 +61,7 @@ const ledgerSink = Layer.effect(
 
 const ledger = Layer.unwrapScoped(
   Effect.map(scopedTempDir("usine-bench-polling-"), (dir) =>
-    Layer.mergeAll(LoopControl.layerRunStore, ledgerSink).pipe(
+    Layer.mergeAll(LoopControl.layerLedger, ledgerSink).pipe(
       Layer.provideMerge(Layer.mergeAll(SqlRunStore.layer, SqlItemStore.layer, SqlTriggerRefusals.layer)),
       Layer.provide(Sql.layerUnlocked(join(dir, "ledger.sqlite")))
     )

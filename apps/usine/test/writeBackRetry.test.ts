@@ -6,13 +6,13 @@ import { parseConfig } from "@usine/core/config/parseConfig"
 import { itemEventIdOf } from "@usine/core/ids/EventId"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { GitHubClient } from "@usine/github/GitHubClient"
-import { RunStore } from "@usine/store/RunStore"
 import { WriteBackOutbox } from "@usine/store/WriteBackOutbox"
 import type { Hint } from "@usine/triggers/Hints"
 import { ConfigState } from "../src/ConfigState"
 import { retryAtAfter, WRITE_BACK_MAX_TRIES, writeBackBackoffMs, writeBackLoop } from "../src/daemon/writeBack"
 import { LedgerLayer } from "../src/layers/LedgerLayer"
 import { botAndRepository, scopedDir, scopedSim } from "./support/scopedSim"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const REPOSITORY = "acme/widgets"
 
@@ -67,7 +67,7 @@ describe("write-back retries", () => {
         ConfigState.layer(config),
         GitHubClient.Default({ token: Redacted.make(token), apiUrl: sim.url, retries: 0 })
       ))
-      const store = yield* Effect.provide(RunStore, services)
+      const store = yield* Effect.provide(runLedger, services)
       const outbox = yield* Effect.provide(WriteBackOutbox, services)
       const rereads = yield* Ref.make<ReadonlyArray<Hint>>([])
       const loop = yield* writeBackLoop("usine-bot", (hint) => Ref.update(rereads, (all) => [...all, hint])).pipe(

@@ -1,5 +1,5 @@
 import { Option } from "effect"
-import type { HeldAttempt } from "@usine/store/RunStore"
+import type { HeldAttempt } from "@usine/store/AttemptPatches"
 
 /**
  * What an Attempt after the pull-request gate does (ADR 0063): publish the held work (Approve PR: no agent, no

@@ -3,7 +3,13 @@ import type { RunId } from "@usine/core/ids/RunId"
 import type { Run } from "@usine/core/run/Run"
 import { isParked } from "@usine/core/run/state"
 import type { BrakeStore } from "@usine/store/BrakeStore"
-import type { ClaimResult, RunStore, StrandedPair } from "@usine/store/RunStore"
+import type { AttemptLifecycle } from "@usine/store/AttemptLifecycle"
+import type { AttemptPatches } from "@usine/store/AttemptPatches"
+import type { ParkedRuns } from "@usine/store/ParkedRuns"
+import type { PushRecords } from "@usine/store/PushRecords"
+import type { ClaimResult, RunClaims, StrandedPair } from "@usine/store/RunClaims"
+import type { RunLookup } from "@usine/store/RunLookup"
+import type { Transcripts } from "@usine/store/Transcripts"
 import { Bell } from "./Brakes/Bell"
 import type { Executor } from "./Executor"
 import type { LoopPolicies } from "./LoopPolicies"
@@ -14,7 +20,21 @@ import { Shutdown } from "./Shutdown"
 import { type HeldSlot, WorkerSlots } from "./WorkerSlots"
 import type { TriggerCondition } from "./TriggerCondition"
 
-type DriverServices = RunStore | BrakeStore | Executor | WorkerSlots | Shutdown | LoopPolicies | TriggerCondition
+/** What a Run's fiber uses: the ledger's ports for claims, parking, the Attempt and its records, and the brakes. */
+type DriverServices =
+  | RunClaims
+  | RunLookup
+  | ParkedRuns
+  | AttemptLifecycle
+  | AttemptPatches
+  | PushRecords
+  | Transcripts
+  | BrakeStore
+  | Executor
+  | WorkerSlots
+  | Shutdown
+  | LoopPolicies
+  | TriggerCondition
 
 /** Answers of the ledger that mean an operator or another fiber changed the Run first. */
 const RUN_CHANGED: ReadonlySet<string> = new Set(["RunStateConflict", "AttemptNotOpen", "RunNotFound", "StaleRunVersion"])
@@ -30,7 +50,7 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
     // Fibers taking up the queued Events of a Loop and Item whose Run closed without doing it (ADR 0050), by pair.
     const pairs = yield* FiberMap.make<string>()
     const bell = new Bell()
-    const steps = yield* WorkerSlots
+    const slots = yield* WorkerSlots
     // Run fibers fork from the runtime the driver is built in (its services, logger and clock), as FiberMap.run would
     // from its caller: a fiber then carries neither its caller's spans and annotations nor a context of its own, and a
     // Run queued for a slot needs no runtime kept for it (ADR 0046).
@@ -70,7 +90,7 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
         Effect.sync(() => {
           const driven = drive(runId, hooks, bell)
           const parent = runParentSpan(caller)
-          if (!steps.isQueued(runId)) fork(runId, Option.isSome(parent) ? Effect.withParentSpan(driven, parent.value) : driven, true)
+          if (!slots.isQueued(runId)) fork(runId, Option.isSome(parent) ? Effect.withParentSpan(driven, parent.value) : driven, true)
         })
       )
 
@@ -89,7 +109,7 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
       Effect.gen(function*() {
         const runId = run.id
         const place = yield* Effect.acquireRelease(
-          steps.request(run, prefer, (slot) => resume(runId, slot)).pipe(Effect.either),
+          slots.request(run, prefer, (slot) => resume(runId, slot)).pipe(Effect.either),
           (place) =>
             Effect.sync(() => {
               if (Either.isRight(place) && place.right._tag === "Granted") place.right.slot.release()
@@ -103,7 +123,7 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
      * Interrupts the Run's fiber and waits for it to end, or takes the Run out of the slot queue; an executing
      * Attempt detaches and keeps running.
      */
-    const stop = (runId: RunId): Effect.Effect<void> => Effect.zipRight(steps.withdraw(runId), FiberMap.remove(fibers, runId))
+    const stop = (runId: RunId): Effect.Effect<void> => Effect.zipRight(slots.withdraw(runId), FiberMap.remove(fibers, runId))
 
     /**
      * After an operator reopened the Run (approve, retry): the fiber that parked or closed it may still be ending,
@@ -155,18 +175,18 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
       closed,
       takeUpStranded,
       /** Runs that have a fiber now, or a place in the slot queue. */
-      running: Effect.map(steps.usage, ({ waiting }): ReadonlyArray<RunId> => [
+      running: Effect.map(slots.usage, ({ waiting }): ReadonlyArray<RunId> => [
         ...Array.from(fibers, ([runId]) => runId),
         ...waiting
       ]),
       /** Runs that have a fiber now. */
       fibers: Effect.sync((): ReadonlyArray<RunId> => Array.from(fibers, ([runId]) => runId)),
       /** Runs queued for a Worker slot, in the order slots go to them; they have no fiber. */
-      queued: Effect.map(steps.usage, ({ waiting }) => waiting),
+      queued: Effect.map(slots.usage, ({ waiting }) => waiting),
       /** After an operator lifted a brake: every held Run looks at its brakes again now. */
       wakeHeld: bell.ring,
       /** Empties the slot queue and interrupts every fiber: executing Attempts detach and stay live for the next start. */
-      interruptAll: Effect.zipRight(steps.withdrawAll, Effect.zipRight(FiberMap.clear(pairs), FiberMap.clear(fibers)))
+      interruptAll: Effect.zipRight(slots.withdrawAll, Effect.zipRight(FiberMap.clear(pairs), FiberMap.clear(fibers)))
     } as const
   }),
   dependencies: [WorkerSlots.Default, Shutdown.Default]

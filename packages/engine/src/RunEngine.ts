@@ -7,7 +7,13 @@ import type { RunId } from "@usine/core/ids/RunId"
 import type { Run } from "@usine/core/run/Run"
 import { AttemptNotOpen, RunStateConflict } from "@usine/core/run/RunWriteRefusals"
 import { BrakeStore } from "@usine/store/BrakeStore"
-import { type Amendment, RunStore } from "@usine/store/RunStore"
+import { CycleBudgets } from "@usine/store/CycleBudgets"
+import { LoopPauses } from "@usine/store/LoopPauses"
+import { type Amendment, OperatorActions } from "@usine/store/OperatorActions"
+import type { AttemptPatches } from "@usine/store/AttemptPatches"
+import type { ParkedRuns } from "@usine/store/ParkedRuns"
+import { RunClaims } from "@usine/store/RunClaims"
+import { RunLookup } from "@usine/store/RunLookup"
 import { Executor } from "./Executor"
 import { LoopPolicies } from "./LoopPolicies"
 import { RunDriver } from "./RunDriver"
@@ -25,13 +31,17 @@ import { Shutdown } from "./Shutdown"
  */
 export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
   scoped: Effect.gen(function*() {
-    const store = yield* RunStore
+    const claims = yield* RunClaims
+    const operator = yield* OperatorActions
+    const pauses = yield* LoopPauses
+    const budgets = yield* CycleBudgets
+    const lookup = yield* RunLookup
     const executor = yield* Executor
     const policies = yield* LoopPolicies
     const driver = yield* RunDriver
     const shutdown = yield* Shutdown
     const brakes = yield* BrakeStore
-    const context = yield* Effect.context<RunStore | BrakeStore | Executor | LoopPolicies | RunDriver>()
+    const context = yield* Effect.context<RunClaims | RunLookup | ParkedRuns | AttemptPatches | BrakeStore | Executor | LoopPolicies | RunDriver>()
 
     const keepHarvested = (run: Run, harvested: Option.Option<StepResult>) =>
       Effect.gen(function*() {
@@ -45,13 +55,13 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
       })
 
     const refusePaused = (loop: string) =>
-      Effect.flatMap(store.pausedLoops, (paused) => (paused.has(loop) ? new LoopPaused({ loop }) : Effect.void))
+      Effect.flatMap(pauses.pausedLoops, (paused) => (paused.has(loop) ? new LoopPaused({ loop }) : Effect.void))
 
     /** Records the Event and claims its Run; after commit, stops a superseded Run's fiber and starts the new one. */
     const submit = Effect.fn("RunEngine.submit")(function*(submission: Submission) {
       if (Option.isNone(policies.loop(submission.loop))) return yield* new LoopNotConfigured({ loop: submission.loop })
       yield* refusePaused(submission.loop)
-      const claim = yield* store.recordAndClaim(submission)
+      const claim = yield* claims.recordAndClaim(submission)
       yield* driver.afterClaim(claim)
       return claim
     })
@@ -59,14 +69,14 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
     /** The Item stopped matching the Loop: its unstarted Runs are canceled (Revoked), its queued Events ignored. */
     const revoke = Effect.fn("RunEngine.revoke")(function*(loop: string, itemKey: ItemKey) {
       yield* refusePaused(loop)
-      const revoked = yield* store.revoke(loop, itemKey)
+      const revoked = yield* claims.revoke(loop, itemKey)
       yield* Effect.forEach(revoked, driver.stop, { discard: true })
       return revoked
     })
 
     /** Waiting → Queued and the fiber starts; a repeat is a no-op, any other state a conflict. */
     const approve = Effect.fn("RunEngine.approve")(function*(runId: RunId, expectedVersion?: number) {
-      const result = yield* store.approve(runId, expectedVersion)
+      const result = yield* operator.approve(runId, expectedVersion)
       if (result.approved) yield* driver.restart(runId)
       return result
     })
@@ -77,7 +87,7 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
      * the Loop's `max_open_pull_requests` (ADR 0050).
      */
     const cancel = Effect.fn("RunEngine.cancel")(function*(runId: RunId, expectedVersion?: number) {
-      const result = yield* store.cancel(runId, expectedVersion === undefined ? {} : { expectedVersion })
+      const result = yield* operator.cancel(runId, expectedVersion === undefined ? {} : { expectedVersion })
       if (!result.canceled) {
         return { run: result.run, canceled: false, harvested: Option.none<StepResult>(), salvaged: Option.none<string>() }
       }
@@ -96,7 +106,7 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
      */
     const answerReview = (runId: RunId, text: string | undefined, expectedVersion: number | undefined) =>
       Effect.gen(function*() {
-        const run = yield* store.answerReview(runId, {
+        const run = yield* operator.answerReview(runId, {
           ...(text === undefined ? {} : { text }),
           ...(expectedVersion === undefined ? {} : { expectedVersion })
         })
@@ -112,7 +122,7 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
 
     const reopen = (runId: RunId, amendment: Amendment | undefined, expectedVersion: number | undefined) =>
       Effect.gen(function*() {
-        const run = yield* store.retry(runId, {
+        const run = yield* operator.retry(runId, {
           ...(amendment === undefined ? {} : { amendment }),
           ...(expectedVersion === undefined ? {} : { expectedVersion })
         })
@@ -134,15 +144,15 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
     )
 
     /** Marks the latest failed Attempt handled; the state does not change. */
-    const resolveFailure = Effect.fn("RunEngine.resolveFailure")((runId: RunId) => store.resolveFailure(runId))
+    const resolveFailure = Effect.fn("RunEngine.resolveFailure")((runId: RunId) => operator.resolveFailure(runId))
 
     /** A paused Loop takes no Event and revokes nothing; its existing Runs and queued Events go on. */
-    const pause = Effect.fn("RunEngine.pause")((loop: string) => store.setPaused(loop, true))
-    const unpause = Effect.fn("RunEngine.unpause")((loop: string) => store.setPaused(loop, false))
+    const pause = Effect.fn("RunEngine.pause")((loop: string) => pauses.setPaused(loop, true))
+    const unpause = Effect.fn("RunEngine.unpause")((loop: string) => pauses.setPaused(loop, false))
 
     /** Answers the Item's cycle-budget Ask; with `askId`, a repeat for an Ask already answered changes nothing. */
     const resetCycleBudget = Effect.fn("RunEngine.resetCycleBudget")((itemKey: ItemKey, askId?: string) =>
-      store.resetCycleBudget(itemKey, askId === undefined ? undefined : { askId })
+      budgets.resetCycleBudget(itemKey, askId === undefined ? undefined : { askId })
     )
 
     /** Sets today's daily cap of a Loop (or of the daemon, without a Loop) above usine.yaml's; held Runs look again. */
@@ -161,11 +171,11 @@ export class RunEngine extends Effect.Service<RunEngine>()("usine/RunEngine", {
 
     /** Sends an operator message to the live session of the Run's latest Attempt (the one addressed); what became of it. */
     const intervene = Effect.fn("RunEngine.intervene")(function*(runId: RunId, attemptId: AttemptId, message: string) {
-      const run = yield* store.getRun(runId)
+      const run = yield* lookup.getRun(runId)
       if (run.state._tag !== "Running") {
         return yield* new RunStateConflict({ runId, action: "intervene", state: run.state._tag })
       }
-      const attempts = yield* store.attempts(runId)
+      const attempts = yield* lookup.attempts(runId)
       const latest = attempts.reduce<(typeof attempts)[number] | undefined>(
         (a, b) => (a === undefined || b.number > a.number ? b : a),
         undefined

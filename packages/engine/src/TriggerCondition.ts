@@ -1,5 +1,5 @@
 import { Context, Data, Effect, Layer } from "effect"
-import type { QueuedEvent } from "@usine/store/RunStore"
+import type { QueuedEvent } from "@usine/store/RunClaims"
 
 /** The check could not be made (GitHub unreachable, `if:` failed to evaluate); the engine counts it as true. */
 export class TriggerConditionUnavailable extends Data.TaggedError("TriggerConditionUnavailable")<{

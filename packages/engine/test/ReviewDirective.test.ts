@@ -5,7 +5,7 @@ import { ChangesRequested, ReviewApproved } from "@usine/core/attempt/Review"
 import { attemptIdOf } from "@usine/core/ids/AttemptId"
 import { RunId } from "@usine/core/ids/RunId"
 import { changesPrompt, reviewDirectiveOf } from "@usine/engine/ReviewDirective"
-import type { HeldAttempt } from "@usine/store/RunStore"
+import type { HeldAttempt } from "@usine/store/AttemptPatches"
 
 const runId = RunId("r".repeat(32))
 const held = (review: HeldAttempt["review"], subjects?: ReadonlyArray<string>): Option.Option<HeldAttempt> =>

@@ -1,15 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { InMemoryExecutor } from "@usine/testkit/InMemoryExecutor"
-import type { RunStore } from "@usine/store/RunStore"
 import { defaultPolicies, loopPolicy, runOf, startEngine, submission, tempLedger, untilState } from "./support/engine"
 import { settle } from "./support/settle"
+import type { RunLedger } from "@usine/testkit/runLedger"
 
 const policies = { ...defaultPolicies, loops: { gated: loopPolicy({ approvalRequired: true, approvalTimeoutMinutes: 1 }) } }
 const s = submission({ loop: "gated", number: 1, receivedAt: 1 })
 const run = runOf(s)
 
-const stateOf = (store: RunStore["Type"]) => Effect.map(store.getRun(run), (r) => r.state)
+const stateOf = (store: RunLedger) => Effect.map(store.getRun(run), (r) => r.state)
 
 describe("RunEngine approval timer", () => {
   it.scoped("approval_timeout: 1 cancels the Run at the minute, not at the next reconcile", () =>

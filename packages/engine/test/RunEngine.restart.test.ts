@@ -88,7 +88,7 @@ describe("RunEngine restart", () => {
       const { engine, store } = yield* startEngine({
         ledger: yield* tempLedger,
         executor: memory,
-        store: (real) => ({
+        lifecycle: (real) => ({
           ...real,
           finishAttempt: (id, outcome) =>
             Effect.suspend(() => ++writes === 1 ? Effect.dieMessage("disk I/O error") : real.finishAttempt(id, outcome))

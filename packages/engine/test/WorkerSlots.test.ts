@@ -42,10 +42,10 @@ const run = (id: string, loop: string, receivedAt: number, agent = "codex") => (
 /** Reserves in the background; the slot is held until `release` is called. */
 const hold = (r: ReturnType<typeof run>, granted: Array<string>, prefer?: string) =>
   Effect.gen(function*() {
-    const steps = yield* WorkerSlots
+    const slots = yield* WorkerSlots
     const released = yield* Deferred.make<void>()
     const fiber = yield* Effect.scoped(
-      steps.reserve(r, prefer).pipe(
+      slots.reserve(r, prefer).pipe(
         Effect.tap((slot) => Effect.sync(() => granted.push(`${r.id}@${slot.worker}`))),
         Effect.zipRight(Deferred.await(released))
       )
@@ -57,7 +57,7 @@ const hold = (r: ReturnType<typeof run>, granted: Array<string>, prefer?: string
 describe("WorkerSlots", () => {
   it.effect("serves slots in Event receipt order across Loops and Workers", () =>
     Effect.gen(function*() {
-      const steps = yield* WorkerSlots
+      const slots = yield* WorkerSlots
       const granted: Array<string> = []
       const first = yield* hold(run("r0", "build", 0), granted)
       const second = yield* hold(run("r1", "build", 1), granted)
@@ -67,7 +67,7 @@ describe("WorkerSlots", () => {
       const review = yield* hold(run("review", "review", 10), granted)
       const mid = yield* hold(run("mid", "build", 20), granted)
       const claude = yield* hold(run("claude", "build", 5, "claude"), granted)
-      assert.deepStrictEqual((yield* steps.usage).waiting, ["claude", "review", "mid", "late"])
+      assert.deepStrictEqual((yield* slots.usage).waiting, ["claude", "review", "mid", "late"])
 
       yield* first.release // w1 frees: claude and review cannot use it, mid is the earliest that can
       assert.deepStrictEqual(granted.slice(2), ["mid@w1"])
@@ -79,13 +79,13 @@ describe("WorkerSlots", () => {
       assert.deepStrictEqual(granted.slice(5), ["late@w1"])
       yield* review.release
       yield* late.release
-      assert.deepStrictEqual(yield* steps.usage, { inUse: { w1: 0, w2: 0 }, waiting: [] })
+      assert.deepStrictEqual(yield* slots.usage, { inUse: { w1: 0, w2: 0 }, waiting: [] })
     }).pipe(Effect.provide(TestLayer)))
 
   it.effect("places a Run only on a Worker that has its Agent, within its Loop's Workers", () =>
     Effect.gen(function*() {
-      const steps = yield* WorkerSlots
-      const missing = yield* Effect.scoped(steps.reserve(run("x", "build", 0, "pi"))).pipe(Effect.either)
+      const slots = yield* WorkerSlots
+      const missing = yield* Effect.scoped(slots.reserve(run("x", "build", 0, "pi"))).pipe(Effect.either)
       assert.isTrue(Either.isLeft(missing))
       if (Either.isLeft(missing)) assert.strictEqual(missing.left.agent, "pi")
       const granted: Array<string> = []
@@ -99,21 +99,21 @@ describe("WorkerSlots", () => {
 
   it.effect("an interrupted reservation leaves the queue and a granted one gives its slot back", () =>
     Effect.gen(function*() {
-      const steps = yield* WorkerSlots
+      const slots = yield* WorkerSlots
       const granted: Array<string> = []
       const w1 = yield* hold(run("a", "build", 0), granted, "w1")
       const w2 = yield* hold(run("b", "build", 1), granted, "w2")
       const waiter = yield* hold(run("c", "build", 2), granted)
-      assert.deepStrictEqual((yield* steps.usage).waiting, ["c"])
+      assert.deepStrictEqual((yield* slots.usage).waiting, ["c"])
       yield* Fiber.interrupt(waiter.fiber)
-      assert.deepStrictEqual((yield* steps.usage).waiting, [])
+      assert.deepStrictEqual((yield* slots.usage).waiting, [])
       yield* Fiber.interrupt(w1.fiber)
       const next = yield* hold(run("d", "build", 3), granted)
       assert.deepStrictEqual(granted, ["a@w1", "b@w2", "d@w1"])
       yield* next.release
       yield* w2.release
       yield* until("all slots free", () =>
-        steps.usage.pipe(Effect.map((u) => u.inUse.w1 === 0 && u.inUse.w2 === 0)))
+        slots.usage.pipe(Effect.map((u) => u.inUse.w1 === 0 && u.inUse.w2 === 0)))
     }).pipe(Effect.provide(TestLayer)))
 
   it.effect("a reattach waits for the Worker its Attempt runs on", () =>
@@ -135,22 +135,22 @@ describe("WorkerSlots", () => {
     })
 
     /** Slots in use and the queue, with the Run ids as plain strings. */
-    const usage = Effect.map(WorkerSlots, (steps) => steps.usage).pipe(
+    const usage = Effect.map(WorkerSlots, (slots) => slots.usage).pipe(
       Effect.flatten,
       Effect.map((u) => ({ inUse: u.inUse, waiting: u.waiting.map(String) }))
     )
 
     it.effect("a raised capacity grants the queued requests at once, in receipt order", () =>
       Effect.gen(function*() {
-        const steps = yield* WorkerSlots
-        yield* steps.setWorkers([w("w1", 1)])
+        const slots = yield* WorkerSlots
+        yield* slots.setWorkers([w("w1", 1)])
         const granted: Array<string> = []
         const first = yield* hold(run("r0", "build", 0), granted)
         const later = yield* hold(run("r3", "build", 3), granted)
         const earlier = yield* hold(run("r1", "build", 1), granted)
         const middle = yield* hold(run("r2", "build", 2), granted)
         assert.deepStrictEqual(granted, ["r0@w1"])
-        yield* steps.setWorkers([w("w1", 3)])
+        yield* slots.setWorkers([w("w1", 3)])
         yield* settle
         assert.deepStrictEqual(granted, ["r0@w1", "r1@w1", "r2@w1"])
         assert.deepStrictEqual(yield* usage, { inUse: { w1: 3 }, waiting: ["r3"] })
@@ -161,13 +161,13 @@ describe("WorkerSlots", () => {
 
     it.effect("a lowered capacity lets running slots finish and grants none until usage is under it", () =>
       Effect.gen(function*() {
-        const steps = yield* WorkerSlots
-        yield* steps.setWorkers([w("w1", 3)])
+        const slots = yield* WorkerSlots
+        yield* slots.setWorkers([w("w1", 3)])
         const granted: Array<string> = []
         const a = yield* hold(run("a", "build", 0), granted)
         const b = yield* hold(run("b", "build", 1), granted)
         const c = yield* hold(run("c", "build", 2), granted)
-        yield* steps.setWorkers([w("w1", 1)])
+        yield* slots.setWorkers([w("w1", 1)])
         const d = yield* hold(run("d", "build", 3), granted)
         assert.deepStrictEqual(granted, ["a@w1", "b@w1", "c@w1"], "the running slots stay")
         yield* a.release
@@ -181,11 +181,11 @@ describe("WorkerSlots", () => {
 
     it.effect("a removed Worker grants nothing new; the slot held on it is released when its Attempt ends", () =>
       Effect.gen(function*() {
-        const steps = yield* WorkerSlots
+        const slots = yield* WorkerSlots
         const granted: Array<string> = []
         const onW1 = yield* hold(run("a", "build", 0), granted, "w1")
         const onW2 = yield* hold(run("b", "build", 1), granted, "w2")
-        yield* steps.setWorkers([w("w2", 1)])
+        yield* slots.setWorkers([w("w2", 1)])
         const queued = yield* hold(run("c", "build", 2), granted)
         assert.deepStrictEqual(granted, ["a@w1", "b@w2"])
         assert.deepStrictEqual(yield* usage, { inUse: { w1: 1, w2: 1 }, waiting: ["c"] })
@@ -202,13 +202,13 @@ describe("WorkerSlots", () => {
 
     it.effect("a request waiting when a Worker is added is granted on it", () =>
       Effect.gen(function*() {
-        const steps = yield* WorkerSlots
+        const slots = yield* WorkerSlots
         const granted: Array<string> = []
-        yield* steps.setWorkers([w("w1", 1)])
+        yield* slots.setWorkers([w("w1", 1)])
         const busy = yield* hold(run("a", "build", 0), granted)
         const queued = yield* hold(run("c", "build", 1, "claude"), granted)
-        assert.deepStrictEqual((yield* steps.usage).waiting, ["c"])
-        yield* steps.setWorkers([w("w1", 1), w("w3", 2)])
+        assert.deepStrictEqual((yield* slots.usage).waiting, ["c"])
+        yield* slots.setWorkers([w("w1", 1), w("w3", 2)])
         yield* settle
         assert.deepStrictEqual(granted, ["a@w1", "c@w3"])
         yield* busy.release

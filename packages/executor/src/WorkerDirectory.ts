@@ -2,8 +2,11 @@ import type { WorkerSandbox } from "@usine/core/config/WorkerConfig"
 import type { ConfinementSettings } from "./Sandbox/Confinement"
 import type { WorkerTransportShape } from "./WorkerTransport"
 
-/** A Worker this executor runs Attempts on: this machine or an ssh host, through its transport. */
-export interface ExecutorWorker {
+/**
+ * What the directory answers for a Worker's name: this machine or an ssh host, its transport and root, how it is
+ * confined. The executor opens an `ExecutorWorker` from it on first use.
+ */
+export interface WorkerEntry {
   readonly transport: WorkerTransportShape
   /** Where workspaces live on that host (`mirrors/`, `attempts/`, lent `credentials/`). */
   readonly root: string
@@ -20,13 +23,13 @@ export interface ExecutorWorker {
  * so a reload changes the answers, and a Worker is known by the entry it answers, not only its name.
  */
 export interface WorkerDirectory {
-  readonly get: (name: string) => ExecutorWorker | undefined
+  readonly get: (name: string) => WorkerEntry | undefined
   readonly names: () => ReadonlyArray<string>
 }
 
 export const WorkerDirectory = {
   /** Answers from `record` at each call: a fixed set of Workers, or one a test changes in place. */
-  of: (record: Readonly<Record<string, ExecutorWorker>>): WorkerDirectory => ({
+  of: (record: Readonly<Record<string, WorkerEntry>>): WorkerDirectory => ({
     get: (name) => record[name],
     names: () => Object.keys(record)
   })

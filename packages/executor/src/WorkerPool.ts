@@ -2,7 +2,7 @@ import { Context, Effect, ExecutionStrategy, Exit, Scope } from "effect"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import type { WorkerConfig, WorkerSandbox } from "@usine/core/config/WorkerConfig"
 import * as LocalTransport from "./LocalTransport"
-import type { ExecutorWorker, WorkerDirectory } from "./WorkerDirectory"
+import type { WorkerDirectory, WorkerEntry } from "./WorkerDirectory"
 import { probeSandbox, SandboxUnavailable } from "./Sandbox"
 import type { ConfinementSettings } from "./Sandbox/Confinement"
 import * as SshTransport from "./SshTransport"
@@ -34,7 +34,7 @@ export class WorkerPool extends Context.Tag("usine/WorkerPool")<
   }
 >() {}
 
-interface Entry extends ExecutorWorker {
+interface Entry extends WorkerEntry {
   readonly name: string
   /** Changed in place by a reload: the next Attempt on it is confined (or not) accordingly. */
   sandbox: WorkerSandbox

@@ -1,5 +1,7 @@
-import { Context, Effect, Layer } from "effect"
-import { RunStore } from "./RunStore"
+import { Context } from "effect"
+import type { AttemptPatches } from "./AttemptPatches"
+import type { CycleBudgets } from "./CycleBudgets"
+import type { RunLookup } from "./RunLookup"
 
 /**
  * The Run reads the Board needs of the ledger, and no write (issue 35): a Run, its held patch, an Item's cycle
@@ -8,11 +10,5 @@ import { RunStore } from "./RunStore"
  */
 export class RunReads extends Context.Tag("usine/RunReads")<
   RunReads,
-  Pick<RunStore["Type"], "getRun" | "latestPatch" | "generation" | "asks">
->() {
-  /** The reads of the ledger's RunStore. */
-  static readonly fromRunStore: Layer.Layer<RunReads, never, RunStore> = Layer.effect(
-    RunReads,
-    Effect.map(RunStore, (store) => ({ getRun: store.getRun, latestPatch: store.latestPatch, generation: store.generation, asks: store.asks }))
-  )
-}
+  Pick<RunLookup["Type"], "getRun"> & Pick<AttemptPatches["Type"], "latestPatch"> & Pick<CycleBudgets["Type"], "generation" | "asks">
+>() {}

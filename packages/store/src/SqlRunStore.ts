@@ -1,10 +1,19 @@
-import { Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Struct } from "effect"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
+import { AttemptLifecycle } from "./AttemptLifecycle"
+import { AttemptPatches } from "./AttemptPatches"
+import { CycleBudgets } from "./CycleBudgets"
 import { LedgerConnection } from "./LedgerConnection"
+import { LoopPauses } from "./LoopPauses"
+import { OperatorActions } from "./OperatorActions"
+import { ParkedRuns } from "./ParkedRuns"
+import { PushRecords } from "./PushRecords"
+import { RunClaims } from "./RunClaims"
+import { RunLookup } from "./RunLookup"
 import { RunReads } from "./RunReads"
-import { RunStore } from "./RunStore"
+import { Transcripts } from "./Transcripts"
 import { makeAttempts } from "./SqlRunStore/attempts"
 import { makeClaim } from "./SqlRunStore/claim"
 import { makeDuplicateCheck } from "./SqlRunStore/DuplicateCheck"
@@ -18,8 +27,8 @@ import { makeReview } from "./SqlRunStore/review"
 import { makeTranscript } from "./SqlRunStore/transcript"
 
 /**
- * The RunStore on the SQLite ledger; needs `Sql.layer` (or `Sql.layerUnlocked`) below it. On a ledger file it also
- * holds a query-only connection for the duplicate check, closed with the scope.
+ * The Run ledger on SQLite, built once: every port below is a view of this one store. On a ledger file it also holds
+ * a query-only connection for the duplicate check, closed with the scope.
  */
 const make = Effect.gen(function* () {
   const ledger = yield* makeLedger
@@ -27,7 +36,7 @@ const make = Effect.gen(function* () {
   const duplicateOf = yield* makeDuplicateCheck(sql, ledger.recent)
   const connection = Option.flatten(yield* Effect.serviceOption(LedgerConnection))
 
-  return RunStore.of({
+  return {
     ...makeClaim(ledger, duplicateOf, Option.map(connection, (db) => makeFastClaim(db, ledger.recent))),
     ...makeAttempts(ledger),
     ...makeOperatorActions(ledger),
@@ -44,10 +53,36 @@ const make = Effect.gen(function* () {
     awaitingApproval: runs.awaitingApproval,
     attempts: (runId: RunId) => attempts.allOf(runId),
     transitions: (runId: RunId) => runs.transitionsOf(runId)
-  })
+  }
 })
 
-/** The ledger's RunStore, and its reads for the Board (`RunReads`) on the same store. */
-export const layer: Layer.Layer<RunStore | RunReads, never, SqlClient.SqlClient> = RunReads.fromRunStore.pipe(
-  Layer.provideMerge(Layer.scoped(RunStore, make))
-)
+type Ports =
+  | RunClaims
+  | OperatorActions
+  | ParkedRuns
+  | AttemptLifecycle
+  | AttemptPatches
+  | PushRecords
+  | Transcripts
+  | LoopPauses
+  | CycleBudgets
+  | RunLookup
+  | RunReads
+
+/** Each port takes the methods of its role from the one store; a consumer asks only for the ports it uses (issue 35). */
+const ports = Effect.map(make, (store) =>
+  Context.make(RunClaims, Struct.pick(store, "recordAndClaim", "claimQueued", "newestQueued", "strandedQueued", "revokeQueued", "revoke")).pipe(
+    Context.add(OperatorActions, Struct.pick(store, "approve", "retry", "cancel", "resolveFailure", "answerReview")),
+    Context.add(ParkedRuns, Struct.pick(store, "parkForApproval", "awaitingApproval", "expireApproval")),
+    Context.add(AttemptLifecycle, Struct.pick(store, "beginAttempt", "recordSession", "finishAttempt")),
+    Context.add(AttemptPatches, Struct.pick(store, "recordPatch", "heldAttempt", "latestPatch")),
+    Context.add(PushRecords, Struct.pick(store, "recordPush", "recordedPush")),
+    Context.add(Transcripts, Struct.pick(store, "appendTranscript", "transcriptPosition", "transcript")),
+    Context.add(LoopPauses, Struct.pick(store, "setPaused", "pausedLoops")),
+    Context.add(CycleBudgets, Struct.pick(store, "resetCycleBudget", "generation", "takeResetPending", "asks")),
+    Context.add(RunLookup, Struct.pick(store, "getRun", "openRuns", "attempts", "transitions")),
+    Context.add(RunReads, Struct.pick(store, "getRun", "latestPatch", "generation", "asks"))
+  ))
+
+/** The ledger's Run ports, and its reads for the Board (`RunReads`), all on one store; needs `Sql.layer` below it. */
+export const layer: Layer.Layer<Ports, never, SqlClient.SqlClient> = Layer.scopedContext(ports)

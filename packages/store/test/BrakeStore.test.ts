@@ -6,12 +6,12 @@ import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
 import { BrakeStore, type UsageOwner } from "@usine/store/BrakeStore"
 import { ItemStore } from "@usine/store/ItemStore"
-import { RunStore } from "@usine/store/RunStore"
 import * as Sql from "@usine/store/Sql"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import { begin, openedRun, REPOSITORY, submission, tempDir } from "./fixtures/testLedger"
+import { runLedger, type RunPorts } from "@usine/testkit/runLedger"
 
 const DAY = 86_400_000
 
@@ -19,15 +19,15 @@ const ledger = (file: string) =>
   Layer.mergeAll(SqlRunStore.layer, SqlItemStore.layer, SqlBrakeStore.layer).pipe(Layer.provideMerge(Sql.layer(file)), Layer.orDie)
 
 /** Runs `body` with the stores on `file`; the scope closes the ledger, as a daemon exit would. */
-const withLedger = <A, E>(file: string, body: Effect.Effect<A, E, BrakeStore | RunStore | ItemStore>) =>
+const withLedger = <A, E>(file: string, body: Effect.Effect<A, E, BrakeStore | RunPorts | ItemStore>) =>
   Effect.scoped(Effect.flatMap(Layer.build(ledger(file)), (context) => Effect.provide(body, context)))
 
 /** The stores on a fresh ledger in a temp dir. */
-const inTempLedger = <A, E>(body: Effect.Effect<A, E, BrakeStore | RunStore | ItemStore>) =>
+const inTempLedger = <A, E>(body: Effect.Effect<A, E, BrakeStore | RunPorts | ItemStore>) =>
   Effect.flatMap(tempDir, (dir) => withLedger(join(dir, "ledger.sqlite"), body))
 
 const openRun = (number: number, hash = "h1") =>
-  Effect.flatMap(RunStore, (store) => store.recordAndClaim(submission({ number, hash }))).pipe(Effect.map(openedRun))
+  Effect.flatMap(runLedger, (store) => store.recordAndClaim(submission({ number, hash }))).pipe(Effect.map(openedRun))
 
 const owner = (runId: RunId, n: number): UsageOwner => ({
   attemptId: attemptIdOf(runId, n),
@@ -133,7 +133,7 @@ describe("BrakeStore", () => {
     inTempLedger(
       Effect.gen(function* () {
         const brakes = yield* BrakeStore
-        const store = yield* RunStore
+        const store = yield* runLedger
         const held = yield* openRun(7)
         yield* brakes.holdRun({ runId: held.id, kind: "DailyCap", reason: "cap", until: 100, since: 1 })
         yield* brakes.holdRun({ runId: held.id, kind: "DailyCap", reason: "still the cap", until: 100, since: 5 })

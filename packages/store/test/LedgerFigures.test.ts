@@ -4,8 +4,8 @@ import { AgentFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
 import * as LedgerFiguresLayer from "@usine/store/LedgerFigures"
 import { LedgerFigures } from "@usine/store/LedgerFigures"
-import { RunStore } from "@usine/store/RunStore"
 import { openedRun, submission, TestLedger } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const world = LedgerFiguresLayer.layer.pipe(Layer.provideMerge(TestLedger))
 
@@ -13,7 +13,7 @@ describe("LedgerFigures", () => {
   it.layer(world)("figures for /metrics", (it) => {
     it.effect("runs by Loop and state, ended Attempts by outcome, and how long they ran and waited", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const figures = yield* LedgerFigures
         const run = (number: number, approvalRequired = false) =>
           Effect.map(store.recordAndClaim(submission({ number, approvalRequired })), openedRun)

@@ -4,8 +4,8 @@ import { AgentFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
 import * as Outbox from "@usine/store/NotificationOutbox"
 import { type NotifiableFact, NotificationOutbox } from "@usine/store/NotificationOutbox"
-import { RunStore } from "@usine/store/RunStore"
 import { openedRun, submission, TestLedger } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const world = Outbox.layer.pipe(Layer.provideMerge(TestLedger))
 const toSlack = (fact: NotifiableFact) => [{ endpoint: "slack:1", event: fact.event, subject: fact.runId, body: { text: fact.event } }]
@@ -14,7 +14,7 @@ describe("NotificationOutbox", () => {
   it.layer(world)("outbox", (it) => {
     it.effect("announces what the ledger records after the first look, once per endpoint, event and Run; retries until delivered", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const outbox = yield* NotificationOutbox
         const gated = (number: number) =>
           Effect.flatMap(Effect.map(store.recordAndClaim(submission({ number, approvalRequired: true })), openedRun), (run) =>
@@ -42,7 +42,7 @@ describe("NotificationOutbox", () => {
 
     it.effect("a failed Run is announced; a success only when its last Attempt opened a pull request, with its URL", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const outbox = yield* NotificationOutbox
         yield* outbox.advance(toSlack)
         const facts: Array<NotifiableFact> = []

@@ -3,15 +3,15 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { ReadModel } from "@usine/store/ReadModel"
-import { RunStore } from "@usine/store/RunStore"
 import { REPOSITORY } from "./fixtures/testLedger"
 import { fail, open, TestReadModel } from "./ReadModel.support"
+import { runLedger } from "@usine/testkit/runLedger"
 
 describe("ReadModel.runs", () => {
   it.layer(TestReadModel)("filters, counts and keyset pages", (it) => {
     it.effect("pages every matching Run once, newest first, with counts per state under the other filters", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const model = yield* ReadModel
         const ids: Array<string> = []
         // Two Runs share a receipt time: the id breaks the tie, and no page boundary loses one.

@@ -5,8 +5,8 @@ import { AttemptFailed } from "@usine/core/attempt/outcome"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
 import * as ReadModel from "@usine/store/ReadModel"
-import { RunStore } from "@usine/store/RunStore"
 import { ledgerAt, openedRun, submission, tempDir } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 /** The read model over the real stores on a fresh SQLite file. */
 export const TestReadModel = Layer.unwrapScoped(
@@ -15,12 +15,12 @@ export const TestReadModel = Layer.unwrapScoped(
 
 /** Opens a Run for issue `number` (its own Item, so nothing supersedes it). */
 export const open = (input: Parameters<typeof submission>[0]) =>
-  Effect.flatMap(RunStore, (store) => store.recordAndClaim(submission(input))).pipe(Effect.map(openedRun))
+  Effect.flatMap(runLedger, (store) => store.recordAndClaim(submission(input))).pipe(Effect.map(openedRun))
 
 /** Starts an Attempt, writes its transcript, and fails it with an AgentFailure. */
 export const fail = (runId: RunId, reason: string, rows: ReadonlyArray<TranscriptEntry> = []) =>
   Effect.gen(function* () {
-    const store = yield* RunStore
+    const store = yield* runLedger
     const begun = yield* store.beginAttempt(runId, { live: () => false })
     if (begun._tag === "Failed") throw new Error("expected an Attempt")
     if (rows.length > 0) yield* store.appendTranscript(begun.attempt.id, rows)

@@ -4,15 +4,15 @@ import { AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { ItemStore } from "@usine/store/ItemStore"
 import { ReadModel } from "@usine/store/ReadModel"
-import { RunStore } from "@usine/store/RunStore"
 import { REPOSITORY, submission } from "./fixtures/testLedger"
 import { fail, line, open, TestReadModel } from "./ReadModel.support"
+import { runLedger } from "@usine/testkit/runLedger"
 
 describe("ReadModel", () => {
   it.layer(TestReadModel)("needsYou", (it) => {
     it.effect("lists Waiting Runs with their task, unresolved failures with their tail, and open Asks", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const model = yield* ReadModel
         const gated = yield* open({ number: 1, approvalRequired: true, receivedAt: 10 })
         yield* store.parkForApproval(gated.id)
@@ -49,7 +49,7 @@ describe("ReadModel", () => {
 
     it.effect("bounds each list and says more exist", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         for (const number of [11, 12, 13]) {
           const run = yield* open({ number, approvalRequired: true, receivedAt: number })
           yield* store.parkForApproval(run.id)
@@ -61,7 +61,7 @@ describe("ReadModel", () => {
 
     it.effect("shows the Ask of an Item whose cycle budget is spent until it is reset", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const model = yield* ReadModel
         const first = yield* open({ number: 40, hash: "a", maxCycles: 1 })
         yield* store.cancel(first.id)
@@ -84,7 +84,7 @@ describe("ReadModel", () => {
   it.layer(TestReadModel)("run detail", (it) => {
     it.effect("holds Attempts, the transition log, transcript windows and usage from the newest row per Attempt", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const model = yield* ReadModel
         const run = yield* open({ number: 5 })
         const usage = (input: number, cost: number) => ({
@@ -131,7 +131,7 @@ describe("ReadModel", () => {
     it.effect("reads labels from both payload shapes, attaches open Runs, and counts Runs per Loop", () =>
       Effect.gen(function* () {
         const items = yield* ItemStore
-        const store = yield* RunStore
+        const store = yield* runLedger
         const model = yield* ReadModel
         const save = (repository: string, number: number, payload: unknown) =>
           items.saveProjection({ itemKey: itemKeyOf(repository, number), repository, number, payload, contentHash: "h", observedAt: 1 })
@@ -162,7 +162,7 @@ describe("ReadModel", () => {
 
     it.effect("changes its change mark when a Run changes state or a Loop is paused", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const model = yield* ReadModel
         const before = yield* model.changeMark
         assert.strictEqual(yield* model.changeMark, before)

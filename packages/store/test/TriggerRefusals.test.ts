@@ -1,12 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Layer, TestClock } from "effect"
-import { RunStore } from "@usine/store/RunStore"
 import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
 import { TriggerRefusals } from "@usine/store/TriggerRefusals"
 import type { RunId } from "@usine/core/ids/RunId"
 import { begin, ledgerAt, submission, tempDir } from "./fixtures/testLedger"
 import { join } from "node:path"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const Ledger = Layer.unwrapScoped(
   Effect.map(tempDir, (dir) => SqlTriggerRefusals.layer.pipe(Layer.provideMerge(ledgerAt(join(dir, "ledger.sqlite")))))
@@ -45,7 +45,7 @@ describe("TriggerRefusals", () => {
     it.effect("a refusal never blocks the same content from opening a Run once trusted, nor lists other ignored Events", () =>
       Effect.gen(function* () {
         const refusals = yield* TriggerRefusals
-        const store = yield* RunStore
+        const store = yield* runLedger
         const refused = submission({ number: 3 })
         yield* refusals.record(refused, "author eve has read access")
         const claim = yield* store.recordAndClaim(refused)

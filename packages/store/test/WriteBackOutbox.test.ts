@@ -2,10 +2,10 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
-import { RunStore } from "@usine/store/RunStore"
 import * as Outbox from "@usine/store/WriteBackOutbox"
 import { WriteBackOutbox } from "@usine/store/WriteBackOutbox"
 import { openedRun, submission, TestLedger } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const world = Outbox.layer.pipe(Layer.provideMerge(TestLedger))
 
@@ -13,7 +13,7 @@ describe("WriteBackOutbox", () => {
   it.layer(world)("outbox", (it) => {
     it.effect("one write-back per transition to Running, Succeeded or Failed of an Item Run, in order per Run, retried until done", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const outbox = yield* WriteBackOutbox
         const attempt = (number: number, outcome: AttemptFailed | AttemptSucceeded) =>
           Effect.gen(function* () {
@@ -71,7 +71,7 @@ describe("WriteBackOutbox", () => {
 
     it.effect("a canceled Run is written back once it ran, with its reason; its approval and trigger time come with every write", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const outbox = yield* WriteBackOutbox
         yield* outbox.advance
         for (const pending of yield* outbox.due(Number.MAX_SAFE_INTEGER, 100)) yield* outbox.done(pending.id, 0)

@@ -4,21 +4,21 @@ import { AgentFailure, InfraFailure } from "@usine/core/attempt/failure"
 import { AttemptCanceled, AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { AttemptId, attemptIdOf } from "@usine/core/ids/AttemptId"
 import { AttemptNotOpen } from "@usine/core/run/RunWriteRefusals"
-import { RunStore } from "@usine/store/RunStore"
 import { openedRun, submission, TestLedger } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const infra = new AttemptFailed({ failure: new InfraFailure({ reason: "ssh dropped" }) })
 const agent = new AttemptFailed({ failure: new AgentFailure({ reason: "tests fail" }) })
 const success = new AttemptSucceeded({ result: { commits: ["c1"], pullRequestNumber: 12 } })
 
 const opened = (hash: string, approvalRequired = false) =>
-  Effect.flatMap(RunStore, (store) => store.recordAndClaim(submission({ number: hash.charCodeAt(0), hash, approvalRequired }))).pipe(Effect.map(openedRun))
+  Effect.flatMap(runLedger, (store) => store.recordAndClaim(submission({ number: hash.charCodeAt(0), hash, approvalRequired }))).pipe(Effect.map(openedRun))
 
 describe("Attempts", () => {
   it.layer(TestLedger)("beginAttempt and finishAttempt", (it) => {
     it.effect("Pending → Running with Attempt 1, then Succeeded with the outcome stored", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = yield* opened("a")
         const begun = yield* store.beginAttempt(run.id, { live: () => true, worker: "local" })
         assert.strictEqual(begun._tag, "Started")
@@ -45,7 +45,7 @@ describe("Attempts", () => {
 
     it.effect("an InfraFailure below Attempt 3 retries in the same Running Run; at 3 the Run Fails", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = yield* opened("b")
         for (const number of [1, 2]) {
           const begun = yield* store.beginAttempt(run.id, { live: () => true })
@@ -72,7 +72,7 @@ describe("Attempts", () => {
 
     it.effect("any other failure closes the Run as Failed at once", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = yield* opened("c")
         const begun = yield* store.beginAttempt(run.id, { live: () => true })
         if (begun._tag !== "Started") return assert.fail("expected Started")
@@ -82,7 +82,7 @@ describe("Attempts", () => {
 
     it.effect("a restart: a live open Attempt is reattached; a gone one closes as InfraFailure and the next starts", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = yield* opened("d")
         const first = yield* store.beginAttempt(run.id, { live: () => true })
         if (first._tag !== "Started") return assert.fail("expected Started")
@@ -105,7 +105,7 @@ describe("Attempts", () => {
 
     it.effect("a Pending Run that needs approval, and a Waiting Run, cannot start", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = yield* opened("e", true)
         const early = yield* Effect.flip(store.beginAttempt(run.id, { live: () => true }))
         assert.strictEqual(early._tag, "RunStateConflict")
@@ -117,7 +117,7 @@ describe("Attempts", () => {
 
     it.effect("a Canceled outcome is left to cancel; after the cancel it is no news", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = yield* opened("f")
         const begun = yield* store.beginAttempt(run.id, { live: () => true })
         if (begun._tag !== "Started") return assert.fail("expected Started")
@@ -130,7 +130,7 @@ describe("Attempts", () => {
 
     it.effect("an unknown Attempt is not open", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         assert.strictEqual((yield* Effect.flip(store.finishAttempt(AttemptId("x/main/1"), success)))._tag, "AttemptNotOpen")
         assert.strictEqual((yield* Effect.flip(store.recordSession(AttemptId("x/main/1"), "s")))._tag, "AttemptNotOpen")
       }))
@@ -139,7 +139,7 @@ describe("Attempts", () => {
   it.layer(TestLedger)("transcript", (it) => {
     it.effect("numbers rows per Attempt from 1 and reads after a sequence number", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = yield* opened("g")
         const begun = yield* store.beginAttempt(run.id, { live: () => true })
         if (begun._tag !== "Started") return assert.fail("expected Started")

@@ -3,16 +3,16 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Layer } from "effect"
 import { join } from "node:path"
 import * as Sql from "@usine/store/Sql"
-import { RunStore } from "@usine/store/RunStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import { exitCode, spawnScript, waitFor } from "./fixtures/childProcess"
 import { submission, tempDir, TestLedger } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 describe("concurrent claims", () => {
   it.layer(TestLedger)("one process", (it) => {
     it.effect("the same Submission 20 times at once yields one Run, opened once", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const results = yield* Effect.all(
           Array.from({ length: 20 }, () => store.recordAndClaim(submission({}))),
           { concurrency: "unbounded" }
@@ -41,7 +41,7 @@ describe("concurrent claims", () => {
         .reduce((sum, report: { opened: number }) => sum + report.opened, 0)
 
       const sql = yield* Effect.provide(SqlClient.SqlClient, ledger)
-      const store = yield* Effect.provide(RunStore, ledger)
+      const store = yield* Effect.provide(runLedger, ledger)
       const runs = yield* sql<{ id: string; state: string; loop: string; item_key: string }>`SELECT * FROM usine_runs`
       const events = yield* sql<{ n: number }>`SELECT count(*) AS n FROM usine_events`
       assert.strictEqual(events[0]?.n, 40)

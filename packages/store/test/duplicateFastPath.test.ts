@@ -2,11 +2,11 @@ import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Layer, Option } from "effect"
 import type { EventId } from "@usine/core/ids/EventId"
-import { RunStore } from "@usine/store/RunStore"
 import * as Sql from "@usine/store/Sql"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import { finalOutcomeOf } from "@usine/store/SqlRunStore/DuplicateCheck"
 import { begin, openedRun, submission, TestLedger } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 /** Rows the ledger's own connection has written so far: a write transaction, even a no-op UPDATE, moves it. */
 const totalChanges = Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -21,7 +21,7 @@ const suite = (name: string, ledger: typeof TestLedger | typeof InMemory) =>
     it.layer(ledger)("a duplicate of a claimed Event", (it) => {
       it.effect("is answered with its Run without writing, as the transaction would answer it", () =>
         Effect.gen(function* () {
-          const store = yield* RunStore
+          const store = yield* runLedger
           const run = openedRun(yield* store.recordAndClaim(submission({})))
           yield* store.cancel(run.id)
           const before = yield* totalChanges
@@ -35,7 +35,7 @@ const suite = (name: string, ledger: typeof TestLedger | typeof InMemory) =>
     it.layer(ledger)("a duplicate of an ignored Event", (it) => {
       it.effect("is Ignored with its reason without writing", () =>
         Effect.gen(function* () {
-          const store = yield* RunStore
+          const store = yield* runLedger
           const running = openedRun(yield* store.recordAndClaim(submission({ hash: "a" })))
           yield* begin(running.id)
           assert.strictEqual((yield* store.recordAndClaim(submission({ hash: "b" })))._tag, "Queued")
@@ -50,7 +50,7 @@ const suite = (name: string, ledger: typeof TestLedger | typeof InMemory) =>
     it.layer(ledger)("a duplicate whose outcome may still change", (it) => {
       it.effect("goes through the transaction: a queued Event opens its Run once the Item is free", () =>
         Effect.gen(function* () {
-          const store = yield* RunStore
+          const store = yield* runLedger
           const running = openedRun(yield* store.recordAndClaim(submission({ hash: "a" })))
           yield* begin(running.id)
           assert.strictEqual((yield* store.recordAndClaim(submission({ hash: "b" })))._tag, "Queued")

@@ -1,15 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { AttemptSucceeded } from "@usine/core/attempt/outcome"
-import { RunStore } from "@usine/store/RunStore"
 import { openedRun, submission } from "./fixtures/testLedger"
 import { TestReadModel } from "./ReadModel.support"
+import { runLedger } from "@usine/testkit/runLedger"
 
-describe("RunStore.latestPatch (issue 21)", () => {
+describe("AttemptPatches.latestPatch (issue 21)", () => {
   it.layer(TestReadModel)("the diff of a harvested Attempt", (it) => {
     it.effect("a Run whose Attempt pushed without the gate keeps its diff; a Run without one has none", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = openedRun(yield* store.recordAndClaim(submission({ number: 900 })))
         assert.isTrue(Option.isNone(yield* store.latestPatch(run.id)))
         const begun = yield* store.beginAttempt(run.id, { live: () => true })

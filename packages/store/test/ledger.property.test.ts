@@ -11,9 +11,9 @@ import { AttemptCanceled, AttemptFailed, AttemptSucceeded } from "@usine/core/at
 import { AttemptId } from "@usine/core/ids/AttemptId"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
-import { RunStore } from "@usine/store/RunStore"
 import * as Sql from "@usine/store/Sql"
 import { ledgerAt, REPOSITORY, submission, tempDir } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const LOOPS = ["a", "b", "s"] as const
 type Loop = (typeof LOOPS)[number]
@@ -125,7 +125,7 @@ const count = (action: string, accepted: boolean) => {
 
 const apply = (cmd: Command, before: Snapshot, step: number, budgets: Readonly<Record<Loop, number | undefined>>) =>
   Effect.gen(function* () {
-    const store = yield* RunStore
+    const store = yield* runLedger
     const run = "pick" in cmd ? pickRun(cmd, before) : undefined
     const runId = RunId(run?.id ?? "none")
     switch (cmd._tag) {

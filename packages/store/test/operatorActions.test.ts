@@ -5,18 +5,18 @@ import { AttemptCanceled, AttemptFailed } from "@usine/core/attempt/outcome"
 import { RunId } from "@usine/core/ids/RunId"
 import { StaleRunVersion } from "@usine/core/run/RunWriteRefusals"
 import { Pending } from "@usine/core/run/state"
-import { RunStore } from "@usine/store/RunStore"
 import { makeLedger } from "@usine/store/SqlRunStore/Ledger"
 import { openedRun, submission, succeed, TestLedger } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 let item = 100
 const opened = (approvalRequired = false) =>
-  Effect.flatMap(RunStore, (store) => store.recordAndClaim(submission({ number: item++, approvalRequired }))).pipe(
+  Effect.flatMap(runLedger, (store) => store.recordAndClaim(submission({ number: item++, approvalRequired }))).pipe(
     Effect.map(openedRun)
   )
 
 const failedRun = Effect.gen(function* () {
-  const store = yield* RunStore
+  const store = yield* runLedger
   const run = yield* opened()
   const begun = yield* store.beginAttempt(run.id, { live: () => true })
   if (begun._tag !== "Started") throw new Error("expected Started")
@@ -25,13 +25,13 @@ const failedRun = Effect.gen(function* () {
 })
 
 const tags = (runId: RunId) =>
-  Effect.flatMap(RunStore, (store) => store.transitions(runId)).pipe(Effect.map((ts) => ts.map((t) => `${t.actor}:${t.to}`)))
+  Effect.flatMap(runLedger, (store) => store.transitions(runId)).pipe(Effect.map((ts) => ts.map((t) => `${t.actor}:${t.to}`)))
 
 describe("operator actions", () => {
   it.layer(TestLedger)("approval", (it) => {
     it.effect("parks a Pending Run, approves it with an approval Event, and repeats as a no-op", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = yield* opened(true)
         assert.strictEqual((yield* Effect.flip(store.approve(run.id)))._tag, "RunStateConflict")
         const waiting = yield* store.parkForApproval(run.id)
@@ -58,7 +58,7 @@ describe("operator actions", () => {
 
     it.effect("an unapproved Waiting Run expires as Canceled (ApprovalTimedOut)", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = yield* opened(true)
         assert.strictEqual((yield* Effect.flip(store.expireApproval(run.id, 60)))._tag, "RunStateConflict")
         yield* TestClock.adjust("5 seconds")
@@ -75,7 +75,7 @@ describe("operator actions", () => {
 
     it.effect("an unknown Run is RunNotFound", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         assert.strictEqual((yield* Effect.flip(store.approve(RunId("nope"))))._tag, "RunNotFound")
         assert.strictEqual((yield* Effect.flip(store.getRun(RunId("nope"))))._tag, "RunNotFound")
       }))
@@ -84,7 +84,7 @@ describe("operator actions", () => {
   it.layer(TestLedger)("retry and resolveFailure", (it) => {
     it.effect("retry moves Failed to Running with the amendment, once; other states conflict", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const failed = yield* failedRun
         assert.strictEqual(
           (yield* Effect.flip(store.retry(failed.id, { expectedVersion: failed.version + 1 })))._tag,
@@ -104,7 +104,7 @@ describe("operator actions", () => {
 
     it.effect("retry is refused while a newer Run of the same Loop and Item is open", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const failed = yield* failedRun
         const newer = openedRun(
           yield* store.recordAndClaim(submission({ number: failed.number ?? -1, hash: "newer" }))
@@ -118,7 +118,7 @@ describe("operator actions", () => {
 
     it.effect("resolveFailure marks the latest failed Attempt handled without a state change", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const failed = yield* failedRun
         const before = (yield* store.transitions(failed.id)).length
         const resolved = yield* store.resolveFailure(failed.id)
@@ -135,7 +135,7 @@ describe("operator actions", () => {
   it.layer(TestLedger)("cancel", (it) => {
     it.effect("cancels an open Run and closes its open Attempt; a repeat is a no-op", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = yield* opened()
         const begun = yield* store.beginAttempt(run.id, { live: () => true })
         assert.strictEqual((yield* Effect.flip(store.cancel(run.id, { expectedVersion: 1 })))._tag, "StaleRunVersion")
@@ -152,7 +152,7 @@ describe("operator actions", () => {
 
     it.effect("cancels Pending, Waiting and Queued Runs, and refuses closed ones", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const pending = yield* opened()
         const waiting = yield* opened(true)
         yield* store.parkForApproval(waiting.id)
@@ -174,7 +174,7 @@ describe("operator actions", () => {
   it.layer(TestLedger)("optimistic versions", (it) => {
     it.effect("a write from a stale read is refused and writes nothing", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const ledger = yield* makeLedger
         const run = yield* opened(true)
         yield* store.parkForApproval(run.id)
@@ -191,7 +191,7 @@ describe("operator actions", () => {
   it.layer(TestLedger)("loop runtime", (it) => {
     it.effect("pauses and unpauses Loops", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         yield* store.setPaused("start-dev", true)
         yield* store.setPaused("review", true)
         yield* store.setPaused("review", false)

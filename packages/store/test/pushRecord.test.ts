@@ -4,18 +4,18 @@ import { Effect, Layer, Option } from "effect"
 import { join } from "node:path"
 import { AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { AttemptId } from "@usine/core/ids/AttemptId"
-import { RunStore } from "@usine/store/RunStore"
 import { ledgerAt, openedRun, submission, tempDir } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const SHA = "a".repeat(40)
 const BRANCH = "usine/start-dev/7-0123abcd"
 
-describe("RunStore.recordPush (ADR 0082)", () => {
+describe("PushRecords.recordPush (ADR 0082)", () => {
   it.scoped("migration 0014 on a real file: the push is written before it is sent, read back after a restart, the first record stays", () =>
     Effect.gen(function* () {
       const file = join(yield* tempDir, "ledger.sqlite")
       const attemptId = yield* Effect.scoped(Effect.gen(function* () {
-        const store = yield* Effect.provide(RunStore, yield* Layer.build(ledgerAt(file)))
+        const store = yield* Effect.provide(runLedger, yield* Layer.build(ledgerAt(file)))
         const run = openedRun(yield* store.recordAndClaim(submission({ number: 7 })))
         const begun = yield* store.beginAttempt(run.id, { live: () => true })
         if (begun._tag !== "Started") throw new Error("expected Started")
@@ -31,7 +31,7 @@ describe("RunStore.recordPush (ADR 0082)", () => {
       // A second daemon on the same file (migrations already applied: applying them again changes nothing).
       yield* Effect.scoped(Effect.gen(function* () {
         const context = yield* Layer.build(ledgerAt(file))
-        const store = Effect.provide(RunStore, context)
+        const store = Effect.provide(runLedger, context)
         const sql = yield* Effect.provide(SqlClient.SqlClient, context)
         const migrations = yield* sql<{ migration_id: number; name: string }>`SELECT migration_id, name FROM usine_migrations WHERE migration_id = 14`
         assert.deepStrictEqual(migrations.map((m) => [m.migration_id, m.name]), [[14, "attempt_push"]])
@@ -51,7 +51,7 @@ describe("RunStore.recordPush (ADR 0082)", () => {
   it.scoped("an Attempt that does not exist takes no record and has none", () =>
     Effect.gen(function* () {
       const file = join(yield* tempDir, "ledger.sqlite")
-      const store = yield* Effect.provide(RunStore, yield* Layer.build(ledgerAt(file)))
+      const store = yield* Effect.provide(runLedger, yield* Layer.build(ledgerAt(file)))
       const missing = AttemptId(`${"0".repeat(32)}/main/1`)
       const refused = yield* Effect.flip(store.recordPush(missing, { branch: BRANCH, sha: SHA }))
       assert.strictEqual(refused._tag, "AttemptNotOpen")

@@ -2,8 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { EventId } from "@usine/core/ids/EventId"
-import { RunStore } from "@usine/store/RunStore"
 import { begin, openedRun, submission, succeed, TestLedger } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const succeededOutcome = new AttemptSucceeded({ result: { commits: [] } })
 
@@ -11,7 +11,7 @@ describe("queued Events", () => {
   it.layer(TestLedger)("claimQueued", (it) => {
     it.effect("waits while the blocking Run runs, then opens the newest and consumes the older ones", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const running = openedRun(yield* store.recordAndClaim(submission({ hash: "a" })))
         const started = yield* begin(running.id)
         for (const [hash, receivedAt] of [["b", 2_000], ["c", 3_000]] as const) {
@@ -40,7 +40,7 @@ describe("queued Events", () => {
 
     it.effect("is Ignored for an Event the ledger does not hold", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const result = yield* store.claimQueued(EventId("never-seen"))
         assert.strictEqual(result._tag, "Ignored")
       }))
@@ -49,7 +49,7 @@ describe("queued Events", () => {
   it.layer(TestLedger)("claimQueued and the cycle budget", (it) => {
     it.effect("goes through the same budget check", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const running = openedRun(yield* store.recordAndClaim(submission({ hash: "a", maxCycles: 1 })))
         yield* begin(running.id)
         yield* store.recordAndClaim(submission({ hash: "b", maxCycles: 1 }))
@@ -63,7 +63,7 @@ describe("queued Events", () => {
   it.layer(TestLedger)("revoke", (it) => {
     it.effect("cancels the Loop's unstarted Run as Revoked and ignores its queued Events, nothing else", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const pending = openedRun(yield* store.recordAndClaim(submission({ hash: "a" })))
         const other = openedRun(yield* store.recordAndClaim(submission({ loop: "review", hash: "a" })))
         assert.deepStrictEqual(yield* store.revoke("start-dev", pending.itemKey), [pending.id])
@@ -83,7 +83,7 @@ describe("queued Events", () => {
 
     it.effect("revokeQueued ignores the queued Events with the reason given and counts them", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const running = openedRun(yield* store.recordAndClaim(submission({ number: 9, hash: "a" })))
         yield* begin(running.id)
         yield* store.recordAndClaim(submission({ number: 9, hash: "b" }))

@@ -8,8 +8,9 @@ import { AgentFailure } from "@usine/core/attempt/failure"
 import type { Submission } from "@usine/core/event/Submission"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
-import { type ClaimResult, RunStore } from "@usine/store/RunStore"
+import type { ClaimResult } from "@usine/store/RunClaims"
 import { ledgerAt, REPOSITORY, submission, tempDir } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const LOOPS = ["a", "b"] as const
 type Command =
@@ -33,7 +34,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 const ledgerAnswer = (s: Submission) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const store = yield* RunStore
+    const store = yield* runLedger
     const [row] = yield* sql<{ status: string; reason: string | null; run_id: string | null }>`SELECT e.status,
         i.reason, r.id AS run_id FROM usine_events e LEFT JOIN usine_ignored_events i ON i.event_id = e.id
         LEFT JOIN usine_runs r ON r.event_id = e.id WHERE e.id = ${s.eventId}`.pipe(Effect.orDie)
@@ -51,7 +52,7 @@ const totalChanges = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 
 const apply = (cmd: Command, submitted: Array<Submission>) =>
   Effect.gen(function* () {
-    const store = yield* RunStore
+    const store = yield* runLedger
     const open = yield* store.openRuns
     const target = "pick" in cmd ? open[cmd.pick % Math.max(open.length, 1)] : undefined
     switch (cmd._tag) {
@@ -86,7 +87,7 @@ const apply = (cmd: Command, submitted: Array<Submission>) =>
 /** Every Submission so far: where the ledger's answer is final, the store gives it, and without writing a row. */
 const check = (submitted: ReadonlyArray<Submission>) =>
   Effect.gen(function* () {
-    const store = yield* RunStore
+    const store = yield* runLedger
     const sql = yield* SqlClient.SqlClient
     for (const s of submitted) {
       const expected = yield* ledgerAnswer(s)

@@ -2,12 +2,12 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { join } from "node:path"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
-import { RunStore } from "@usine/store/RunStore"
 import { ledgerAt, openedRun, REPOSITORY, submission, succeed, tempDir } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 /** What the trigger submits for the same issue content: its Event id follows the Item's generation of the moment. */
 const polled = Effect.gen(function* () {
-  const store = yield* RunStore
+  const store = yield* runLedger
   return submission({ number: 4, hash: "same", maxCycles: 1, generation: yield* store.generation(itemKeyOf(REPOSITORY, 4)) })
 })
 
@@ -16,7 +16,7 @@ describe("RecentClaims and a cycle-budget reset (ADR 0080)", () => {
     Effect.gen(function* () {
       const file = join(yield* tempDir, "ledger.sqlite")
       const first = yield* Effect.scoped(Effect.provide(Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = openedRun(yield* store.recordAndClaim(yield* polled))
         yield* succeed(run.id)
         const again = yield* store.recordAndClaim(yield* polled)
@@ -25,7 +25,7 @@ describe("RecentClaims and a cycle-budget reset (ADR 0080)", () => {
       }), ledgerAt(file)))
       // A restart: the set starts from the ledger's newest answers, and the reset comes from the Board.
       yield* Effect.scoped(Effect.provide(Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const known = yield* store.recordAndClaim(yield* polled)
         assert.deepStrictEqual(known._tag === "Claimed" && [known.opened, known.run.id], [false, first.id])
         yield* store.resetCycleBudget(itemKeyOf(REPOSITORY, 4))

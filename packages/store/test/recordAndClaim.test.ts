@@ -2,14 +2,14 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { scheduleItemKeyOf, itemKeyOf } from "@usine/core/ids/ItemKey"
 import { tickEventIdOf } from "@usine/core/ids/EventId"
-import { RunStore } from "@usine/store/RunStore"
 import { begin, openedRun, REPOSITORY, submission, succeed, TestLedger } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
-describe("RunStore.recordAndClaim", () => {
+describe("RunClaims.recordAndClaim", () => {
   it.layer(TestLedger)("a new Event", (it) => {
     it.effect("opens a Pending Run with its opening transition row", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const result = yield* store.recordAndClaim(submission({ receivedAt: 5 }))
         assert.strictEqual(result._tag, "Claimed")
         if (result._tag !== "Claimed") return
@@ -31,7 +31,7 @@ describe("RunStore.recordAndClaim", () => {
   it.layer(TestLedger)("the same Event twice", (it) => {
     it.effect("yields the same Run, opened once", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const first = openedRun(yield* store.recordAndClaim(submission({})))
         const again = yield* store.recordAndClaim(submission({}))
         assert.strictEqual(again._tag, "Claimed")
@@ -46,7 +46,7 @@ describe("RunStore.recordAndClaim", () => {
   it.layer(TestLedger)("an Event whose Run exists", (it) => {
     it.effect("claims that Run whatever its state: a canceled Run's Event never opens a Run again", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = openedRun(yield* store.recordAndClaim(submission({})))
         yield* store.cancel(run.id)
         const again = yield* store.recordAndClaim(submission({}))
@@ -65,7 +65,7 @@ describe("RunStore.recordAndClaim", () => {
   it.layer(TestLedger)("an ignored Event", (it) => {
     it.effect("is Ignored with its reason, opening nothing", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const running = openedRun(yield* store.recordAndClaim(submission({ hash: "a" })))
         yield* begin(running.id)
         const queued = yield* store.recordAndClaim(submission({ hash: "b" }))
@@ -80,7 +80,7 @@ describe("RunStore.recordAndClaim", () => {
   it.layer(TestLedger)("an Event of an older generation", (it) => {
     it.effect("is Ignored once the Item was reset past it", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const itemKey = itemKeyOf(REPOSITORY, 7)
         assert.deepStrictEqual(yield* store.resetCycleBudget(itemKey), { generation: 1 })
         const old = yield* store.recordAndClaim(submission({ generation: 0 }))
@@ -95,7 +95,7 @@ describe("RunStore.recordAndClaim", () => {
   it.layer(TestLedger)("an open Running Run of the Loop and Item", (it) => {
     it.effect("queues the Event behind it and opens nothing", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const running = openedRun(yield* store.recordAndClaim(submission({ hash: "a" })))
         yield* begin(running.id)
         const result = yield* store.recordAndClaim(submission({ hash: "b", receivedAt: 2_000 }))
@@ -113,7 +113,7 @@ describe("RunStore.recordAndClaim", () => {
     it.layer(TestLedger)(`an open ${gate} Run of the Loop and Item`, (it) => {
       it.effect("is superseded: Canceled by the new Event, and a new Pending Run opens", () =>
         Effect.gen(function* () {
-          const store = yield* RunStore
+          const store = yield* runLedger
           const old = openedRun(yield* store.recordAndClaim(submission({ hash: "a", approvalRequired: gate !== "Pending" })))
           if (gate !== "Pending") yield* store.parkForApproval(old.id)
           if (gate === "Queued") yield* store.approve(old.id)
@@ -138,7 +138,7 @@ describe("RunStore.recordAndClaim", () => {
   it.layer(TestLedger)("a closed Run of the Loop and Item", (it) => {
     it.effect("does not block: a new Run opens beside it", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const first = openedRun(yield* store.recordAndClaim(submission({ hash: "a" })))
         yield* succeed(first.id)
         const next = yield* store.recordAndClaim(submission({ hash: "b" }))
@@ -149,7 +149,7 @@ describe("RunStore.recordAndClaim", () => {
   it.layer(TestLedger)("a used-up cycle budget", (it) => {
     it.effect("stores an Ask, returns CycleBlocked, and blocks every Loop on the Item until a reset", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         for (const hash of ["a", "b"]) {
           const run = openedRun(yield* store.recordAndClaim(submission({ hash, maxCycles: 2 })))
           yield* succeed(run.id)
@@ -190,7 +190,7 @@ describe("RunStore.recordAndClaim", () => {
   it.layer(TestLedger)("a supersede followed by CycleBlocked", (it) => {
     it.effect("leaves the old Run Canceled and opens no new Run", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const pending = openedRun(yield* store.recordAndClaim(submission({ loop: "review", hash: "a" })))
         // start-dev uses up the Item's budget: its Ask now blocks every Loop on the Item.
         const used = openedRun(yield* store.recordAndClaim(submission({ hash: "a", maxCycles: 1 })))
@@ -209,7 +209,7 @@ describe("RunStore.recordAndClaim", () => {
   it.layer(TestLedger)("a Run canceled before its first Attempt", (it) => {
     it.effect("gives its reservation back; a started one keeps it", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const first = openedRun(yield* store.recordAndClaim(submission({ hash: "a", maxCycles: 1 })))
         yield* store.cancel(first.id)
         const second = openedRun(yield* store.recordAndClaim(submission({ hash: "b", maxCycles: 1 })))
@@ -223,7 +223,7 @@ describe("RunStore.recordAndClaim", () => {
   it.layer(TestLedger)("a schedule submission", (it) => {
     it.effect("has no cycle budget", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const itemKey = scheduleItemKeyOf(REPOSITORY)
         for (const scheduledAt of ["2026-01-01T00:00Z", "2026-01-02T00:00Z", "2026-01-03T00:00Z", "2026-01-04T00:00Z"]) {
           const result = yield* store.recordAndClaim({

@@ -3,12 +3,12 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import { Cause, Context, Effect, Exit, Layer, Option } from "effect"
 import { join } from "node:path"
-import { RunStore } from "@usine/store/RunStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import * as Sql from "@usine/store/Sql"
 import { isBusy } from "@usine/store/retryWhileBusy"
 import { SqliteDatabase } from "@usine/store/SqliteDatabase"
 import { openedRun, submission, tempDir } from "./fixtures/testLedger"
+import { runLedgerOf } from "@usine/testkit/runLedger"
 
 /** The stores on a fresh ledger, its connection waiting 20 ms (not 5 s) for a lock, and a second connection to the file. */
 const ledgerWithNeighbour = Effect.gen(function* () {
@@ -19,7 +19,7 @@ const ledgerWithNeighbour = Effect.gen(function* () {
   const other = yield* Effect.acquireRelease(Effect.sync(() => SqliteDatabase.open(file, {})), (db) => Effect.sync(() => db.close()))
   /** Runs one statement on the second connection, synchronously, as a test step between the store's. */
   const neighbour = { exec: (statement: string) => other.exec(statement) }
-  return { store: Context.get(context, RunStore), sql, neighbour }
+  return { store: runLedgerOf(context), sql, neighbour }
 })
 
 // Every ledger transaction begins with BEGIN IMMEDIATE: the lock is met at its start, which is retried, and its body

@@ -3,10 +3,10 @@ import { Effect, Option, TestClock } from "effect"
 import { AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { boundPatch, HELD_PATCH_MAX_BYTES } from "@usine/core/attempt/Review"
 import type { RunId } from "@usine/core/ids/RunId"
-import { RunStore } from "@usine/store/RunStore"
 import { ReadModel } from "@usine/store/ReadModel"
 import { openedRun, submission } from "./fixtures/testLedger"
 import { TestReadModel } from "./ReadModel.support"
+import { runLedger } from "@usine/testkit/runLedger"
 
 let item = 500
 const held = (runId: string, number: number) =>
@@ -16,7 +16,7 @@ const held = (runId: string, number: number) =>
 
 /** A Run whose Attempt stopped at the pull-request gate, with its diff stored. */
 const reviewing = Effect.gen(function* () {
-  const store = yield* RunStore
+  const store = yield* runLedger
   const run = openedRun(yield* store.recordAndClaim(submission({ number: item++ })))
   const begun = yield* store.beginAttempt(run.id, { live: () => true })
   if (begun._tag !== "Started") throw new Error("expected Started")
@@ -26,13 +26,13 @@ const reviewing = Effect.gen(function* () {
 })
 
 const tags = (runId: RunId) =>
-  Effect.flatMap(RunStore, (store) => store.transitions(runId)).pipe(Effect.map((ts) => ts.map((t) => `${t.actor}:${t.from ?? ""}→${t.to}`)))
+  Effect.flatMap(runLedger, (store) => store.transitions(runId)).pipe(Effect.map((ts) => ts.map((t) => `${t.actor}:${t.from ?? ""}→${t.to}`)))
 
 describe("the pull-request gate in the ledger", () => {
   it.layer(TestReadModel)("Reviewing", (it) => {
     it.effect("a held outcome parks the Run in Reviewing with its diff; Approve PR reopens it with the review stored", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const { decision, run } = yield* reviewing
         assert.strictEqual(decision._tag, "Held")
         assert.strictEqual(decision.run.state._tag, "Reviewing")
@@ -55,7 +55,7 @@ describe("the pull-request gate in the ledger", () => {
 
     it.effect("Request changes stores the text; a second held Attempt parks again; cancel and expiry close a Reviewing Run", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const { run } = yield* reviewing
         const reopened = yield* store.answerReview(run.id, { text: "mention the date" })
         assert.strictEqual(reopened.state._tag, "Running")

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Cause, Effect, Exit } from "effect"
-import { RunStore } from "@usine/store/RunStore"
 import { openedRun, submission, TestLedger } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const count = (table: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*) AS n FROM ${sql(table)}`).pipe(
@@ -26,7 +26,7 @@ describe("rollback", () => {
   it.layer(TestLedger)("a failure in the middle of a store method", (it) => {
     it.effect("recordAndClaim: the supersede, the Event and the new Run all roll back", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const old = openedRun(yield* store.recordAndClaim(submission({ hash: "a" })))
         const before = { events: yield* count("usine_events"), transitions: yield* count("usine_transitions") }
         // The new Run's opening row fails: the old Run was already canceled and the Event inserted by then.
@@ -49,7 +49,7 @@ describe("rollback", () => {
 
     it.effect("cancel: the Run's Canceled state and its transition row roll back with the Attempt", () =>
       Effect.gen(function* () {
-        const store = yield* RunStore
+        const store = yield* runLedger
         const run = openedRun(yield* store.recordAndClaim(submission({ number: 8 })))
         const begun = yield* store.beginAttempt(run.id, { live: () => true })
         yield* update("no_attempt_close", "usine_attempts")

@@ -8,17 +8,17 @@ import { attemptIdOf } from "@usine/core/ids/AttemptId"
 import type { RunId } from "@usine/core/ids/RunId"
 import { BrakeStore, type RunHold } from "@usine/store/BrakeStore"
 import * as ReadModel from "@usine/store/ReadModel"
-import { RunStore } from "@usine/store/RunStore"
 import * as Sql from "@usine/store/Sql"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import { openedRun, submission, tempDir } from "./fixtures/testLedger"
+import { runLedger, type RunPorts } from "@usine/testkit/runLedger"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 
-type Stores = BrakeStore | RunStore | ReadModel.ReadModel | SqlClient.SqlClient
+type Stores = BrakeStore | RunPorts | ReadModel.ReadModel | SqlClient.SqlClient
 
 const inTempLedger = <A, E>(body: Effect.Effect<A, E, Stores>) =>
   Effect.flatMap(tempDir, (dir) => {
@@ -30,7 +30,7 @@ const inTempLedger = <A, E>(body: Effect.Effect<A, E, Stores>) =>
   })
 
 let item = 1
-const openRun = Effect.flatMap(RunStore, (store) => store.recordAndClaim(submission({ number: item++ }))).pipe(Effect.map(openedRun))
+const openRun = Effect.flatMap(runLedger, (store) => store.recordAndClaim(submission({ number: item++ }))).pipe(Effect.map(openedRun))
 
 const notesOf = (runId: RunId) =>
   Effect.flatMap(ReadModel.ReadModel, (model) => model.run(runId)).pipe(Effect.map((detail) => detail.notes))
@@ -59,7 +59,7 @@ const recheck = (hold: Omit<RunHold, "since">, times: number) =>
   })
 
 const failedRun = Effect.gen(function* () {
-  const store = yield* RunStore
+  const store = yield* runLedger
   const run = yield* openRun
   const begun = yield* store.beginAttempt(run.id, { live: () => true })
   if (begun._tag !== "Started") throw new Error("expected Started")
@@ -96,7 +96,7 @@ describe("Run notes", () => {
   it.scoped("a release says what the ledger shows: a reset quota, a new day, a raise, a merged pull request, a cancel", () =>
     inTempLedger(Effect.gen(function* () {
       const brakes = yield* BrakeStore
-      const store = yield* RunStore
+      const store = yield* runLedger
       const lastNote = (runId: RunId) => Effect.map(summaries(runId), (all) => all.at(-1))
 
       const quota = yield* openRun
@@ -136,7 +136,7 @@ describe("Run notes", () => {
 
   it.scoped("Edit and retry keeps what the earlier Attempts were told, whole, in a note with the operator", () =>
     inTempLedger(Effect.gen(function* () {
-      const store = yield* RunStore
+      const store = yield* runLedger
       const failed = yield* failedRun
       const long = `${"Rewrite the parser.\n".repeat(2_000)}And keep the tests green.`
       const first = yield* store.retry(failed.id, { amendment: { task: long, model: "gpt-x" } })
@@ -172,7 +172,7 @@ describe("Run notes", () => {
   it.scoped("a note and the change it explains commit together: a failed transaction writes neither", () =>
     inTempLedger(Effect.gen(function* () {
       const brakes = yield* BrakeStore
-      const store = yield* RunStore
+      const store = yield* runLedger
       const run = yield* openRun
       const hold: RunHold = { runId: run.id, kind: "DailyCap", reason: "cap", until: DAY, since: 0 }
 

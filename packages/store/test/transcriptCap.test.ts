@@ -3,19 +3,19 @@ import { Effect, Layer } from "effect"
 import { join } from "node:path"
 import { TRUNCATED_TOOL } from "@usine/core/transcript/transcriptCap"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
-import { RunStore } from "@usine/store/RunStore"
 import { ledgerAt, openedRun, submission, tempDir } from "./fixtures/testLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const line = (text: string, at: number): TranscriptEntry => ({ kind: "assistant", text, at })
 const usage = (input: number) => ({ inputTokens: input, outputTokens: 1, cachedInputTokens: 0 })
 const cap = { rows: 5, bytes: 40 }
 
-describe("RunStore transcript cap (ADR 0085)", () => {
+describe("Transcripts cap (ADR 0085)", () => {
   it.scoped("keeps a prefix and one marker that counts what was dropped; the count survives a restart", () =>
     Effect.gen(function* () {
       const file = join(yield* tempDir, "ledger.sqlite")
       const attemptId = yield* Effect.scoped(Effect.gen(function* () {
-        const store = yield* Effect.provide(RunStore, yield* Layer.build(ledgerAt(file)))
+        const store = yield* Effect.provide(runLedger, yield* Layer.build(ledgerAt(file)))
         const run = openedRun(yield* store.recordAndClaim(submission({ number: 7 })))
         const begun = yield* store.beginAttempt(run.id, { live: () => true })
         if (begun._tag !== "Started") throw new Error("expected Started")
@@ -42,7 +42,7 @@ describe("RunStore transcript cap (ADR 0085)", () => {
       // Another daemon on the same file reads the fill back from the rows: the cap holds and the counts go on.
       yield* Effect.scoped(Effect.gen(function* () {
         const context = yield* Layer.build(ledgerAt(file))
-        const store = yield* Effect.provide(RunStore, context)
+        const store = yield* Effect.provide(runLedger, context)
         assert.strictEqual(yield* store.transcriptPosition(attemptId), 7)
         assert.strictEqual(yield* store.appendTranscript(attemptId, [line("g", 8)], cap), 4)
         const rows = yield* store.transcript(attemptId)
@@ -55,7 +55,7 @@ describe("RunStore transcript cap (ADR 0085)", () => {
   it.scoped("the row cap keeps one row for the marker; an agent's row cannot pose as the marker", () =>
     Effect.gen(function* () {
       const file = join(yield* tempDir, "ledger.sqlite")
-      const store = yield* Effect.provide(RunStore, yield* Layer.build(ledgerAt(file)))
+      const store = yield* Effect.provide(runLedger, yield* Layer.build(ledgerAt(file)))
       const run = openedRun(yield* store.recordAndClaim(submission({ number: 8 })))
       const begun = yield* store.beginAttempt(run.id, { live: () => true })
       if (begun._tag !== "Started") throw new Error("expected Started")

@@ -91,9 +91,9 @@ export class InMemoryExecutor {
 
   static readonly make = Effect.sync(() => new InMemoryExecutor())
 
-  /** Attempt N of the Run follows `steps[N-1]`, or the last step once past the end. */
-  script(runId: string, ...steps: ReadonlyArray<Script>): void {
-    this.scripts.set(runId, steps)
+  /** Attempt N of the Run follows `perAttempt[N-1]`, or the last script once past the end. */
+  script(runId: string, ...perAttempt: ReadonlyArray<Script>): void {
+    this.scripts.set(runId, perAttempt)
   }
 
   /** The script of every Attempt without one of its own. */
@@ -170,8 +170,8 @@ export class InMemoryExecutor {
   }
 
   private scriptFor(run: Run, attempt: Attempt): Script {
-    const steps = this.scripts.get(run.id)
-    return steps?.[attempt.number - 1] ?? steps?.[steps.length - 1] ?? this.fallback(run, attempt)
+    const perAttempt = this.scripts.get(run.id)
+    return perAttempt?.[attempt.number - 1] ?? perAttempt?.[perAttempt.length - 1] ?? this.fallback(run, attempt)
   }
 
   private execute(request: AttemptRequest): Effect.Effect<AttemptOutcome> {

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
-import { RunStore } from "@usine/store/RunStore"
+import { CycleBudgets } from "@usine/store/CycleBudgets"
+import { LoopPauses } from "@usine/store/LoopPauses"
 
 /** What the triggers read of the operator's controls: pauses and cycle-budget generations. */
 export class LoopControl extends Context.Tag("usine/LoopControl")<
@@ -15,12 +16,12 @@ export class LoopControl extends Context.Tag("usine/LoopControl")<
   }
 >() {
   /** Read from the ledger, where the operator's actions are written. */
-  static readonly layerRunStore: Layer.Layer<LoopControl, never, RunStore> = Layer.effect(
+  static readonly layerLedger: Layer.Layer<LoopControl, never, LoopPauses | CycleBudgets> = Layer.effect(
     LoopControl,
-    Effect.map(RunStore, (store) => ({
-      pausedLoops: store.pausedLoops,
-      generation: store.generation,
-      takeResetPending: store.takeResetPending
+    Effect.map(Effect.all([LoopPauses, CycleBudgets]), ([pauses, budgets]) => ({
+      pausedLoops: pauses.pausedLoops,
+      generation: budgets.generation,
+      takeResetPending: budgets.takeResetPending
     }))
   )
 }

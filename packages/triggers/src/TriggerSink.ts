@@ -1,7 +1,7 @@
 import { Context, Data, type Effect } from "effect"
 import type { Submission } from "@usine/core/event/Submission"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
-import type { ClaimResult } from "@usine/store/RunStore"
+import type { ClaimResult } from "@usine/store/RunClaims"
 
 /** What the ledger made of a submitted Event: a Run claimed, the Event queued or ignored, or the budget spent. */
 export type ClaimOutcome = ClaimResult

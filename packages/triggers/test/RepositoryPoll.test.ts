@@ -3,7 +3,6 @@ import { Effect, Layer, Option, Ref } from "effect"
 import { GitHubSim } from "@usine/github-sim/GitHubSim"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { ItemStore } from "@usine/store/ItemStore"
-import { RunStore } from "@usine/store/RunStore"
 import { PollFailures } from "@usine/triggers/PollFailures"
 import { RepositoryPoll, type RepositoryPollReport } from "@usine/triggers/RepositoryPoll"
 import { TriggerConfig, type TriggerSettings } from "@usine/triggers/TriggerConfig"
@@ -11,6 +10,7 @@ import { openPullRequest } from "./support/openPullRequest"
 import { settingsOf } from "./support/settingsOf"
 import { clearRequestLog, REPOSITORY, requestLines, SimGitHub, simGitHub } from "./support/SimGitHub"
 import { RefuseOnce, TestLedger } from "./support/TestLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const LOOPS = `repositories: [acme/widgets]
 loops:
@@ -72,7 +72,7 @@ describe("RepositoryPoll against the emulator", () => {
   it.live("a change is seen within one cycle; relabelling opens a new Event, a timestamp-only change does not", () =>
     Effect.gen(function* () {
       const control = yield* sim
-      const runs = yield* RunStore
+      const runs = yield* runLedger
       yield* control.createIssue({ repo: REPOSITORY, title: "Fix the widget", labels: ["ready-for-agent"] })
       const [first] = eventIds(yield* poll)
       yield* poll
@@ -127,7 +127,7 @@ describe("RepositoryPoll against the emulator", () => {
     Effect.gen(function* () {
       const control = yield* sim
       const items = yield* ItemStore
-      const runs = yield* RunStore
+      const runs = yield* runLedger
       yield* control.createIssue({ repo: REPOSITORY, title: "First", labels: ["ready-for-agent"] })
       yield* poll
       const before = yield* items.cursor(REPOSITORY)
@@ -166,7 +166,7 @@ describe("RepositoryPoll against the emulator", () => {
     Effect.gen(function* () {
       const control = yield* sim
       const items = yield* ItemStore
-      const runs = yield* RunStore
+      const runs = yield* runLedger
       for (let n = 1; n <= 30; n++) {
         yield* control.createIssue({ repo: REPOSITORY, title: `Issue ${n}`, labels: ["ready-for-agent"] })
       }
@@ -187,7 +187,7 @@ describe("RepositoryPoll against the emulator", () => {
   it.live("pausing, unpausing and a cycle-budget reset each restart the repository's poll from an empty cursor", () =>
     Effect.gen(function* () {
       const control = yield* sim
-      const runs = yield* RunStore
+      const runs = yield* runLedger
       yield* control.createIssue({ repo: REPOSITORY, title: "Fix it", labels: ["ready-for-agent"] })
       const [first] = eventIds(yield* poll)
       assert.isFalse((yield* poll).fromEmpty)

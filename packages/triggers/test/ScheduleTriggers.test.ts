@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Ref, TestClock } from "effect"
-import { RunStore } from "@usine/store/RunStore"
 import { ScheduleTriggers } from "@usine/triggers/ScheduleTriggers"
 import { TriggerConfig } from "@usine/triggers/TriggerConfig"
 import { settingsOf } from "./support/settingsOf"
 import { Submitted, TestLedger } from "./support/TestLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const schedule = (cron: string, extra = "") =>
   settingsOf(`repositories: [acme/widgets, acme/gadgets]
@@ -122,7 +122,7 @@ describe("ScheduleTriggers", () => {
   it.effect("a paused Loop's Tick passes without an Event and is not fired late on unpause", () =>
     Effect.gen(function* () {
       const triggers = yield* ScheduleTriggers
-      const runs = yield* RunStore
+      const runs = yield* runLedger
       yield* at("2026-03-28T08:30:00Z")
       yield* runs.setPaused("nightly", true)
       assert.deepStrictEqual(yield* triggers.fireDue(), [])

@@ -2,7 +2,6 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { GitHubSim } from "@usine/github-sim/GitHubSim"
 import { trustWarnings } from "@usine/core/trust/trustWarnings"
-import { RunStore } from "@usine/store/RunStore"
 import { TriggerRefusals } from "@usine/store/TriggerRefusals"
 import type { LoopVerdict } from "@usine/triggers/EvaluateItem"
 import { PollFailures } from "@usine/triggers/PollFailures"
@@ -12,6 +11,7 @@ import { openPullRequest } from "./support/openPullRequest"
 import { settingsOf } from "./support/settingsOf"
 import { REPOSITORY, SimGitHub } from "./support/SimGitHub"
 import { TestLedger } from "./support/TestLedger"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const loop = (name: string, extra = "", on = "issues", condition = `'"ready-for-agent" in item.labels'`) => `  - name: ${name}
     on: ${on}
@@ -49,7 +49,7 @@ describe("trigger trust against the emulator", () => {
   it.live("a label added without write access starts nothing and is refused with its reason; a collaborator's starts a Run", () =>
     Effect.gen(function* () {
       const control = yield* sim
-      const runs = yield* RunStore
+      const runs = yield* runLedger
       const refusals = yield* TriggerRefusals
       yield* users
       yield* control.createIssue({ repo: REPOSITORY, title: "Fix it" })

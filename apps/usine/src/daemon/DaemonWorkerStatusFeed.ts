@@ -10,13 +10,13 @@ import { workerSpecsOf } from "../layers/PoliciesLayer"
 export const DaemonWorkerStatusFeed: Layer.Layer<WorkerStatusFeed, never, WorkerSlots | ConfigState> = Layer.effect(
   WorkerStatusFeed,
   Effect.gen(function* () {
-    const steps = yield* WorkerSlots
+    const slots = yield* WorkerSlots
     const state = yield* ConfigState
     // This machine's answer (root or not, which cgroups) does not change while the daemon runs: asked once.
     const localHost = yield* Effect.cached(probeLimits(LocalTransport.make()).pipe(Effect.option, Effect.map((o) => o._tag === "Some" ? o.value : undefined)))
     return {
       workers: Effect.gen(function* () {
-        const { inUse } = yield* steps.usage
+        const { inUse } = yield* slots.usage
         const config = yield* state.get
         const local = yield* localHost
         return workerSpecsOf(config).map((worker) => {

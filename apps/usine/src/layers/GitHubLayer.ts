@@ -35,7 +35,7 @@ export const GitHubLayer = (options: { readonly token: GitHubCredential; readonl
       Layer.mergeAll(
         GitHubClient.Default({ token: options.token, apiUrl: options.apiUrl }),
         LiveTriggerConfig,
-        LoopControl.layerRunStore,
+        LoopControl.layerLedger,
         PollFailures.Default
       )
     )

@@ -17,7 +17,7 @@ const WORKER_NOT_OPENED = "a Worker of the configuration could not be opened; th
 export const WorkersReloadLayer = (configFile: string): Layer.Layer<never, never, WorkerSlots | ConfigState> =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
-      const steps = yield* WorkerSlots
+      const slots = yield* WorkerSlots
       const state = yield* ConfigState
       const pool = yield* Effect.serviceOption(WorkerPool)
       yield* state.changes.pipe(
@@ -27,7 +27,7 @@ export const WorkersReloadLayer = (configFile: string): Layer.Layer<never, never
               ? yield* pool.value.reconcile(config)
               : { inForce: Object.keys(config.workers), problems: [] }
             const inForce = new Set(reconciled.inForce)
-            yield* steps.setWorkers(workerSpecsOf(config).filter((worker) => inForce.has(worker.name)))
+            yield* slots.setWorkers(workerSpecsOf(config).filter((worker) => inForce.has(worker.name)))
             if (reconciled.problems.length === 0) return
             const message = reconciled.problems.join("\n")
             yield* state.reject(configFile, message, WORKER_NOT_OPENED)

@@ -14,7 +14,6 @@ import { TriggerCondition } from "@usine/engine/TriggerCondition"
 import { Redactor } from "@usine/core/text/Redactor"
 import { ItemStore } from "@usine/store/ItemStore"
 import * as ReadModel from "@usine/store/ReadModel"
-import { RunStore } from "@usine/store/RunStore"
 import * as Sql from "@usine/store/Sql"
 import { BrakeStore } from "@usine/store/BrakeStore"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
@@ -31,6 +30,7 @@ import { PollFailureFeed, type PollFailureView, type RateQuotaView } from "@usin
 import { type WorkerStatus, WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
 import { BoardClient } from "./BoardClient"
 import { scopedTempDir } from "@usine/testkit/scopedTempDir"
+import { runLedgerOf, type RunLedger } from "@usine/testkit/runLedger"
 
 export const REPOSITORY = "acme/app"
 /** A value the daemon knows is secret (the GitHub token): the redactor hides it wherever it appears. */
@@ -144,7 +144,7 @@ export const startBoard = (options: BoardOptions = {}) =>
       ...Context.get(context, Harness),
       server,
       engine: Context.get(context, RunEngine),
-      store: Context.get(context, RunStore),
+      store: runLedgerOf(context),
       items: Context.get(context, ItemStore),
       brakes: Context.get(context, BrakeStore),
       refusals: Context.get(context, TriggerRefusals),
@@ -190,5 +190,5 @@ export const eventually = (label: string, check: () => Effect.Effect<boolean, un
     return yield* Effect.dieMessage(`never happened: ${label}`)
   })
 
-export const untilState = (store: RunStore["Type"], runId: RunId, state: RunStateTag) =>
+export const untilState = (store: RunLedger, runId: RunId, state: RunStateTag) =>
   eventually(`run ${runId} ${state}`, () => Effect.map(store.getRun(runId), (run) => run.state._tag === state))

@@ -4,7 +4,7 @@ import type { ChildSessionBudgetFailure } from "@usine/core/attempt/failure"
 import type { Run } from "@usine/core/run/Run"
 import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
 import { BrakeStore } from "@usine/store/BrakeStore"
-import { RunStore } from "@usine/store/RunStore"
+import { RunLookup } from "@usine/store/RunLookup"
 import type { LoopPolicy } from "../LoopPolicies"
 import { crossedRunCap, runBaseline } from "./runCap"
 import { clampUsage } from "@usine/core/usage/clampUsage"
@@ -21,11 +21,11 @@ import { addUsage, tokensOf, zeroUsage } from "@usine/core/usage/usageFigures"
  */
 export const makeUsageMeter = Effect.fn("Brakes.usageMeter")(function*(run: Run, attempt: Attempt, policy: LoopPolicy) {
   const brakes = yield* BrakeStore
-  const store = yield* RunStore
+  const lookup = yield* RunLookup
   const crossed = yield* Deferred.make<ChildSessionBudgetFailure>()
   const capped = policy.budget?.runTokens !== undefined || policy.budget?.runCostUsd !== undefined
   const usages = yield* brakes.runUsage(run.id)
-  const baseline = capped ? runBaseline(yield* store.attempts(run.id), usages, attempt.number) : zeroUsage
+  const baseline = capped ? runBaseline(yield* lookup.attempts(run.id), usages, attempt.number) : zeroUsage
   const owner = { attemptId: attempt.id, runId: run.id, loop: run.loop, repository: run.repository, agent: run.agent }
   const recorded = usages.find((u) => u.number === attempt.number)?.usage
 

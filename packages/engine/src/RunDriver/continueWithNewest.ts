@@ -1,6 +1,6 @@
 import { Cause, Effect, Option } from "effect"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
-import { type ClaimResult, RunStore } from "@usine/store/RunStore"
+import { type ClaimResult, RunClaims } from "@usine/store/RunClaims"
 import { TriggerCondition } from "../TriggerCondition"
 
 /** How a claim's result reaches the Run fibers: stop a superseded Run's fiber, start an opened Run's. */
@@ -20,9 +20,9 @@ export const continueWithNewest = Effect.fn("RunDriver.continueWithNewest")(func
   itemKey: ItemKey,
   fibers: ClaimFollowUp
 ) {
-  const store = yield* RunStore
+  const claims = yield* RunClaims
   const trigger = yield* TriggerCondition
-  const newest = yield* store.newestQueued(loop, itemKey)
+  const newest = yield* claims.newestQueued(loop, itemKey)
   if (Option.isNone(newest)) return
   const event = newest.value
   const holds = yield* trigger.holds(event).pipe(
@@ -35,10 +35,10 @@ export const continueWithNewest = Effect.fn("RunDriver.continueWithNewest")(func
     )
   )
   if (!holds) {
-    const revoked = yield* store.revokeQueued(loop, itemKey, "trigger condition no longer holds")
+    const revoked = yield* claims.revokeQueued(loop, itemKey, "trigger condition no longer holds")
     yield* Effect.logInfo("queued events revoked").pipe(Effect.annotateLogs({ loop, item: itemKey, revoked }))
     return
   }
-  const claim = yield* store.claimQueued(event.eventId)
+  const claim = yield* claims.claimQueued(event.eventId)
   yield* fibers.afterClaim(claim)
 })

@@ -3,7 +3,8 @@ import type { RunId } from "@usine/core/ids/RunId"
 import { parseItemKey } from "@usine/core/ids/ItemKey"
 import type { Run } from "@usine/core/run/Run"
 import { isOpen, isParked } from "@usine/core/run/state"
-import { RunStore } from "@usine/store/RunStore"
+import { ParkedRuns } from "@usine/store/ParkedRuns"
+import { RunLookup } from "@usine/store/RunLookup"
 import type { Bell } from "../Brakes/Bell"
 import { LoopPolicies, type LoopPolicy } from "../LoopPolicies"
 import type { HeldSlot, NoCapableWorker, Slot } from "../WorkerSlots"
@@ -30,8 +31,8 @@ export interface DriverHooks extends ClaimFollowUp {
  * plain span covers the Run's work (`RunDriver.drive`, with its id, Loop and Item) and one each Attempt.
  */
 export const drive = Effect.fnUntraced(function*(runId: RunId, hooks: DriverHooks, bell: Bell, granted?: HeldSlot) {
-  const store = yield* RunStore
-  const run = yield* store.getRun(runId)
+  const lookup = yield* RunLookup
+  const run = yield* lookup.getRun(runId)
   // Waiting and Reviewing Runs have no fiber: an operator (or the approval timer) moves them on.
   if (!isOpen(run.state) || isParked(run.state)) return
   yield* driveOpen(run, hooks, bell, granted).pipe(
@@ -52,7 +53,7 @@ const runSpanAttributes = (run: Run) => {
 
 const driveOpen = (opened: Run, hooks: DriverHooks, bell: Bell, granted: HeldSlot | undefined) =>
   Effect.gen(function*() {
-    const store = yield* RunStore
+    const parked = yield* ParkedRuns
     const policies = yield* LoopPolicies
     const found = policies.loop(opened.loop)
     if (Option.isNone(found)) {
@@ -60,7 +61,7 @@ const driveOpen = (opened: Run, hooks: DriverHooks, bell: Bell, granted: HeldSlo
     }
     const policy = found.value
     if (granted === undefined && opened.state._tag === "Pending" && (opened.approvalRequired || policy.approvalRequired)) {
-      yield* store.parkForApproval(opened.id)
+      yield* parked.parkForApproval(opened.id)
       return
     }
     let run = opened
@@ -82,8 +83,8 @@ const nextAttempt = (run: Run, policy: LoopPolicy, hooks: DriverHooks, bell: Bel
   Effect.scoped(Effect.gen(function*() {
     if (granted !== undefined) {
       yield* Effect.addFinalizer(() => Effect.sync(granted.release))
-      const store = yield* RunStore
-      const open = openAttempt(yield* store.attempts(run.id))
+      const lookup = yield* RunLookup
+      const open = openAttempt(yield* lookup.attempts(run.id))
       return Option.some(yield* executeAttempt(run, policy, open, Either.right(granted)).pipe(Effect.withSpan("RunDriver.attempt")))
     }
     const prepared = yield* prepareAttempt(run, policy, bell)

@@ -4,7 +4,11 @@ import type { Attempt } from "@usine/core/attempt/Attempt"
 import { AgentFailure, RunawayFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed, type AttemptOutcome } from "@usine/core/attempt/outcome"
 import type { Run } from "@usine/core/run/Run"
-import { RunStore } from "@usine/store/RunStore"
+import { AttemptLifecycle } from "@usine/store/AttemptLifecycle"
+import { AttemptPatches } from "@usine/store/AttemptPatches"
+import { PushRecords } from "@usine/store/PushRecords"
+import { RunLookup } from "@usine/store/RunLookup"
+import { Transcripts } from "@usine/store/Transcripts"
 import { afterAttempt } from "../Brakes/afterAttempt"
 import { awaitAdmission } from "../Brakes/awaitAdmission"
 import type { Bell } from "../Brakes/Bell"
@@ -42,13 +46,14 @@ export const prepareAttempt = Effect.fn("RunDriver.prepareAttempt")(function*(
   policy: LoopPolicy,
   bell: Bell
 ) {
-  const store = yield* RunStore
+  const lookup = yield* RunLookup
+  const patches = yield* AttemptPatches
   const executor = yield* Executor
-  const open = openAttempt(yield* store.attempts(run.id))
+  const open = openAttempt(yield* lookup.attempts(run.id))
   const wasLive = Option.isSome(open) && (yield* executor.isLive(open.value))
   if (!wasLive) yield* awaitAdmission(run, policy, bell)
   // Work held at the pull-request gate is kept in one Worker's mirror: the Attempt after the review goes there.
-  const held = wasLive ? Option.none() : yield* store.heldAttempt(run.id)
+  const held = wasLive ? Option.none() : yield* patches.heldAttempt(run.id)
   const prefer = wasLive
     ? Option.getOrUndefined(Option.flatMap(open, (a) => Option.fromNullable(a.worker)))
     : Option.getOrUndefined(Option.map(held, (h) => h.held.worker))
@@ -67,13 +72,16 @@ export const executeAttempt = Effect.fnUntraced(function*(
   open: Option.Option<Attempt>,
   slot: Either.Either<Slot, NoCapableWorker>
 ) {
-  const store = yield* RunStore
+  const lifecycle = yield* AttemptLifecycle
+  const patches = yield* AttemptPatches
+  const pushes = yield* PushRecords
+  const transcripts = yield* Transcripts
   const executor = yield* Executor
   const shutdown = yield* Shutdown
   yield* shutdown.admit
 
   const live = Option.isSome(open) && (yield* executor.isLive(open.value))
-  const begin = yield* store.beginAttempt(run.id, {
+  const begin = yield* lifecycle.beginAttempt(run.id, {
     live: (attempt) => live && Option.isSome(open) && attempt.id === open.value.id,
     ...(slot._tag === "Right" ? { worker: slot.right.worker } : {})
   })
@@ -81,12 +89,12 @@ export const executeAttempt = Effect.fnUntraced(function*(
   const attempt = begin.attempt
   const reattach = begin._tag === "Reattached"
 
-  const finish = (outcome: AttemptOutcome) => store.finishAttempt(attempt.id, outcome)
+  const finish = (outcome: AttemptOutcome) => lifecycle.finishAttempt(attempt.id, outcome)
   if (slot._tag === "Left" && !reattach) {
     return yield* finish(new AttemptFailed({ failure: new AgentFailure({ reason: slot.left.message, evidence: "" }) }))
   }
   const meter = yield* makeUsageMeter(begin.run, attempt, policy)
-  const review = reviewDirectiveOf(yield* store.heldAttempt(run.id))
+  const review = reviewDirectiveOf(yield* patches.heldAttempt(run.id))
 
   const output = policy.attempt.output ?? defaultOutputCaps
   const transcriptCap = { rows: output.transcriptRows, bytes: output.transcriptBytes }
@@ -95,24 +103,24 @@ export const executeAttempt = Effect.fnUntraced(function*(
     attempt,
     worker: slot._tag === "Right" ? slot.right.worker : attempt.worker ?? "",
     reattach,
-    transcriptRowsStored: reattach ? yield* store.transcriptPosition(attempt.id) : 0,
+    transcriptRowsStored: reattach ? yield* transcripts.transcriptPosition(attempt.id) : 0,
     policy: policy.attempt,
-    onTranscript: (entries: Parameters<typeof store.appendTranscript>[1]) =>
-      store.appendTranscript(attempt.id, entries, transcriptCap).pipe(Effect.zipRight(meter.record(entries))),
+    onTranscript: (entries: Parameters<typeof transcripts.appendTranscript>[1]) =>
+      transcripts.appendTranscript(attempt.id, entries, transcriptCap).pipe(Effect.zipRight(meter.record(entries))),
     onMeteredUsage: meter.metered,
     onSession: (session: string) =>
-      store.recordSession(attempt.id, session).pipe(
+      lifecycle.recordSession(attempt.id, session).pipe(
         Effect.catchTag("AttemptNotOpen", (e) => Effect.logWarning("session reported for a closed attempt", e))
       ),
     review,
-    onPatch: (patch: Parameters<typeof store.recordPatch>[1]) =>
-      store.recordPatch(attempt.id, patch).pipe(
+    onPatch: (patch: Parameters<typeof patches.recordPatch>[1]) =>
+      patches.recordPatch(attempt.id, patch).pipe(
         Effect.catchTag("AttemptNotOpen", (e) => Effect.logWarning("diff reported for a closed attempt", e))
       ),
     pushes: {
-      recorded: store.recordedPush(attempt.id),
-      record: (push: Parameters<typeof store.recordPush>[1]) =>
-        store.recordPush(attempt.id, push).pipe(
+      recorded: pushes.recordedPush(attempt.id),
+      record: (push: Parameters<typeof pushes.recordPush>[1]) =>
+        pushes.recordPush(attempt.id, push).pipe(
           Effect.asVoid,
           Effect.catchTag("AttemptNotOpen", (e) => Effect.logWarning("push reported for a closed attempt", e))
         )

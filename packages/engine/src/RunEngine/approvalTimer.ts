@@ -1,6 +1,8 @@
 import { Clock, Duration, Effect, Option } from "effect"
 import type { RunId } from "@usine/core/ids/RunId"
-import { RunStore } from "@usine/store/RunStore"
+import { AttemptPatches } from "@usine/store/AttemptPatches"
+import { ParkedRuns } from "@usine/store/ParkedRuns"
+import type { RunLookup } from "@usine/store/RunLookup"
 import type { Executor } from "../Executor"
 import { LoopPolicies } from "../LoopPolicies"
 import { RunDriver } from "../RunDriver"
@@ -25,13 +27,13 @@ interface ApprovalSweep {
  * so a restart loses no deadline), then lets its Loop and Item take up their queued Events.
  */
 const expireApprovals = Effect.fn("RunEngine.expireApprovals")(function*() {
-  const store = yield* RunStore
+  const parked = yield* ParkedRuns
   const policies = yield* LoopPolicies
   const driver = yield* RunDriver
   const now = yield* Clock.currentTimeMillis
   const expired: Array<RunId> = []
   let next: number | undefined
-  for (const waiting of yield* store.awaitingApproval) {
+  for (const waiting of yield* parked.awaitingApproval) {
     const minutes = Option.getOrUndefined(policies.loop(waiting.loop))?.approvalTimeoutMinutes
     if (minutes === undefined) continue
     const deadline = waiting.since + minutes * 60_000
@@ -39,7 +41,7 @@ const expireApprovals = Effect.fn("RunEngine.expireApprovals")(function*() {
       next = next === undefined ? deadline : Math.min(next, deadline)
       continue
     }
-    yield* store.expireApproval(waiting.runId, minutes).pipe(
+    yield* parked.expireApproval(waiting.runId, minutes).pipe(
       Effect.tap((run) => Effect.zipRight(salvageHeld(run), driver.closed(run))),
       Effect.andThen(() => expired.push(waiting.runId)),
       Effect.catchAll((e) => Effect.logInfo("approval changed before it expired", e)),
@@ -54,7 +56,7 @@ const expireApprovals = Effect.fn("RunEngine.expireApprovals")(function*() {
  * One sleeper on the earliest approval deadline: it sweeps, sleeps until that deadline or `APPROVAL_RECHECK`,
  * whichever comes first, and sweeps again. Runs for the life of the caller's scope.
  */
-export const approvalTimer: Effect.Effect<never, never, RunStore | LoopPolicies | RunDriver | Executor> = Effect.gen(function*() {
+export const approvalTimer: Effect.Effect<never, never, ParkedRuns | AttemptPatches | RunLookup | LoopPolicies | RunDriver | Executor> = Effect.gen(function*() {
   const sweep = yield* expireApprovals()
   const now = yield* Clock.currentTimeMillis
   const nap = Option.match(sweep.next, {

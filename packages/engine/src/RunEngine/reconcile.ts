@@ -2,7 +2,8 @@ import { Effect, Option } from "effect"
 import type { Attempt } from "@usine/core/attempt/Attempt"
 import type { Run } from "@usine/core/run/Run"
 import { isParked } from "@usine/core/run/state"
-import { RunStore } from "@usine/store/RunStore"
+import { RunClaims } from "@usine/store/RunClaims"
+import { RunLookup } from "@usine/store/RunLookup"
 import { Executor } from "../Executor"
 import { LoopPolicies } from "../LoopPolicies"
 import { RunDriver } from "../RunDriver"
@@ -25,10 +26,11 @@ interface ReconcileReport {
  * and takes up the queued Events of every Loop and Item left with no open Run.
  */
 export const reconcile = Effect.fn("RunEngine.reconcile")(function*() {
-  const store = yield* RunStore
+  const lookup = yield* RunLookup
+  const claims = yield* RunClaims
   const policies = yield* LoopPolicies
   const driver = yield* RunDriver
-  const open = yield* store.openRuns
+  const open = yield* lookup.openRuns
   const running = new Set(yield* driver.running)
   const restarted: Array<Run["id"]> = []
   for (const run of open) {
@@ -37,19 +39,19 @@ export const reconcile = Effect.fn("RunEngine.reconcile")(function*() {
     yield* driver.start(run.id)
   }
   // A Loop gone from usine.yaml opens no Run; its Events wait until it is configured again.
-  const stranded = (yield* store.strandedQueued).filter((pair) => Option.isSome(policies.loop(pair.loop)))
+  const stranded = (yield* claims.strandedQueued).filter((pair) => Option.isSome(policies.loop(pair.loop)))
   yield* driver.takeUpStranded(stranded)
   return { open: open.length, restarted, stranded: stranded.length } satisfies ReconcileReport
 })
 
 /** Before the first reconcile: the executor salvages or removes what an earlier process left, keeping live sessions. */
 export const recoverOpenRunWorkspaces = Effect.fn("RunEngine.recoverOpenRunWorkspaces")(function*() {
-  const store = yield* RunStore
+  const lookup = yield* RunLookup
   const executor = yield* Executor
   const live: Array<Attempt> = []
-  for (const run of yield* store.openRuns) {
+  for (const run of yield* lookup.openRuns) {
     if (run.state._tag !== "Running") continue
-    const open = openAttempt(yield* store.attempts(run.id))
+    const open = openAttempt(yield* lookup.attempts(run.id))
     if (Option.isSome(open) && (yield* executor.isLive(open.value))) live.push(open.value)
   }
   return yield* executor.recoverWorkspaces(live)

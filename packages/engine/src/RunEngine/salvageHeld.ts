@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import type { Run } from "@usine/core/run/Run"
-import { RunStore } from "@usine/store/RunStore"
+import { AttemptPatches } from "@usine/store/AttemptPatches"
+import { RunLookup } from "@usine/store/RunLookup"
 import { Executor } from "../Executor"
 
 /**
@@ -8,11 +9,12 @@ import { Executor } from "../Executor"
  * no later Attempt took up, goes to its salvage branch as a canceled Attempt's work does (ADR 0063).
  */
 export const salvageHeld = Effect.fn("RunEngine.salvageHeld")(function*(run: Run) {
-  const store = yield* RunStore
+  const patches = yield* AttemptPatches
+  const lookup = yield* RunLookup
   const executor = yield* Executor
-  const found = yield* store.heldAttempt(run.id)
+  const found = yield* patches.heldAttempt(run.id)
   if (Option.isNone(found) || Option.isSome(found.value.review)) return Option.none<string>()
-  const attempts = yield* store.attempts(run.id)
+  const attempts = yield* lookup.attempts(run.id)
   if (attempts.some((a) => a.number > found.value.attempt.number)) return Option.none<string>()
   const branch = yield* executor.salvageHeld(run, found.value.held, found.value.attempt.number)
   yield* Option.match(branch, {

@@ -11,7 +11,7 @@ import { ItemStore } from "@usine/store/ItemStore"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
-import { RunStore } from "@usine/store/RunStore"
+import { AttemptLifecycle } from "@usine/store/AttemptLifecycle"
 import type { AttemptPolicy } from "@usine/engine/Executor"
 import type { InMemoryExecutor } from "@usine/testkit/InMemoryExecutor"
 import { type LoopPoliciesData, type LoopPolicy, LoopPolicies } from "@usine/engine/LoopPolicies"
@@ -20,6 +20,7 @@ import { RunEngine } from "@usine/engine/RunEngine"
 import { TriggerCondition } from "@usine/engine/TriggerCondition"
 import { until } from "./settle"
 import { scopedTempDir } from "@usine/testkit/scopedTempDir"
+import { runLedgerOf, type RunLedger } from "@usine/testkit/runLedger"
 
 /** A ledger file in a temp dir that the scope removes. */
 export const tempLedger = scopedTempDir("usine-engine-").pipe(Effect.map((dir) => join(dir, "ledger.sqlite")))
@@ -56,8 +57,8 @@ interface EngineOptions {
   readonly executor: InMemoryExecutor
   readonly policies?: LoopPoliciesData
   readonly trigger?: TriggerCondition["Type"]
-  /** Wraps the real SQLite store, to inject faults. */
-  readonly store?: (store: RunStore["Type"]) => RunStore["Type"]
+  /** Wraps the real SQLite store's Attempt lifecycle, to inject faults. */
+  readonly lifecycle?: (lifecycle: AttemptLifecycle["Type"]) => AttemptLifecycle["Type"]
 }
 
 /** The engine as the app wires it, on a real SQLite ledger; the ledger is locked for the life of the scope. */
@@ -65,10 +66,10 @@ const engineLayer = (options: EngineOptions) => {
   const ledger = Layer.mergeAll(SqlRunStore.layer, SqlBrakeStore.layer, SqlItemStore.layer).pipe(
     Layer.provide(Sql.layer(options.ledger))
   )
-  const wrap = options.store
+  const wrap = options.lifecycle
   const stores = wrap === undefined
     ? ledger
-    : Layer.merge(ledger, Layer.effect(RunStore, Effect.map(RunStore, wrap)).pipe(Layer.provide(ledger)))
+    : Layer.merge(ledger, Layer.effect(AttemptLifecycle, Effect.map(AttemptLifecycle, wrap)).pipe(Layer.provide(ledger)))
   const base = Layer.mergeAll(
     stores,
     options.executor.layer,
@@ -84,7 +85,7 @@ export const startEngine = (options: EngineOptions) =>
   Effect.map(Layer.build(engineLayer(options)), (context) => ({
     engine: Context.get(context, RunEngine),
     driver: Context.get(context, RunDriver),
-    store: Context.get(context, RunStore),
+    store: runLedgerOf(context),
     brakes: Context.get(context, BrakeStore),
     items: Context.get(context, ItemStore)
   }))
@@ -124,7 +125,7 @@ export const submission = (input: {
 export const runOf = (s: Submission): RunId => runIdOf(s.eventId)
 
 /** Waits until the Run exists and is in `state`. */
-export const untilState = (store: RunStore["Type"], runId: RunId, state: RunStateTag) =>
+export const untilState = (store: RunLedger, runId: RunId, state: RunStateTag) =>
   until(`run ${runId} ${state}`, () =>
     store.getRun(runId).pipe(
       Effect.map((run) => run.state._tag === state),

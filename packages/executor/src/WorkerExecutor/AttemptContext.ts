@@ -2,9 +2,7 @@ import { type Duration, Effect, Either, Option, type Schedule, Schema } from "ef
 import type { GitHubCredential } from "@usine/github/GitHubCredential"
 import * as path from "node:path/posix"
 import type { AgentConfig } from "@usine/core/config/AgentConfig"
-import type { WorkerSandbox } from "@usine/core/config/WorkerConfig"
 import type { AttemptRequest } from "@usine/engine/Executor"
-import type * as DurableSession from "../DurableSession"
 import { SessionRecord } from "../DurableSession/SessionRecord"
 import { sessionFiles } from "../DurableSession/sessionFiles"
 import type { Harness } from "../harness/Harness"
@@ -13,26 +11,11 @@ import type { CommitIdentity } from "../Harvest/CommitIdentity"
 import type { PullRequests } from "@usine/github/PullRequests"
 import type { RedactorService } from "@usine/core/text/Redactor"
 import type { WorkerTransportShape } from "../WorkerTransport"
-import type * as Workspace from "../Workspace"
 import { mirrorFolderName } from "../Workspace/WorkspacePaths"
 import { startRepoOf } from "../Workspace/startRepo"
-import type { ConfinementSettings } from "../Sandbox/Confinement"
 import type { AttemptJournal } from "./AttemptJournal"
+import type { ExecutorWorker } from "./ExecutorWorker"
 import type { TranscriptCursor } from "./TranscriptCursor"
-
-/** One Worker as the executor holds it: its transport, its workspace root, its sessions. */
-export interface WorkerHandle {
-  readonly name: string
-  readonly transport: WorkerTransportShape
-  readonly workspace: Workspace.Workspace
-  readonly sessions: DurableSession.DurableSession
-  /** How its agents and `verify` commands are confined now (ADR 0054): a reload may change it in place (ADR 0077). */
-  readonly sandbox: () => WorkerSandbox
-  /** Whether the Worker is on the daemon's host, where an Attempt's model proxy can be reached (ADR 0086). */
-  readonly local?: boolean
-  /** The uid and limits of its sandboxes now (ADR 0084), asked at each use like `sandbox`. */
-  readonly confinement: () => ConfinementSettings
-}
 
 /** What every Attempt of this executor shares. */
 export interface ExecutorSettings {
@@ -53,7 +36,7 @@ export interface ExecutorSettings {
 /** One Attempt being executed or followed again. */
 export interface AttemptContext {
   readonly settings: ExecutorSettings
-  readonly worker: WorkerHandle
+  readonly worker: ExecutorWorker
   readonly request: AttemptRequest
   readonly agent: AgentConfig
   readonly harness: Harness
@@ -76,7 +59,7 @@ export const operatorDir = (attemptDir: string): string => path.join(attemptDir,
 
 /** The daemon's git for an Attempt: its mirror, its harvest repository, the agent's worktree read as data. */
 export const gitOf = (ctx: {
-  readonly worker: WorkerHandle
+  readonly worker: ExecutorWorker
   readonly settings: ExecutorSettings
   readonly repository: string
   /** The mirror's path when a record names it; else the Worker root's mirror of the repository. */

@@ -1,15 +1,12 @@
-import { DEFAULT_CONFINEMENT } from "../Sandbox/Confinement"
 import { Effect, Option } from "effect"
 import * as path from "node:path/posix"
 import { AgentFailure } from "@usine/core/attempt/failure"
-import * as DurableSession from "../DurableSession"
-import type { ExecutorWorker, WorkerDirectory } from "../WorkerDirectory"
+import type { WorkerDirectory, WorkerEntry } from "../WorkerDirectory"
 import type { TransportError } from "../WorkerTransport"
-import * as Workspace from "../Workspace"
-import type { WorkerHandle } from "./AttemptContext"
+import { ExecutorWorker } from "./ExecutorWorker"
 
 export interface LocatedAttempt {
-  readonly worker: WorkerHandle
+  readonly worker: ExecutorWorker
   readonly attemptDir: string
   readonly worktree: string
 }
@@ -26,7 +23,7 @@ export interface LocatedAttempt {
 export interface AttemptLocator {
   readonly names: () => ReadonlyArray<string>
   /** The Worker by name, its root opened. */
-  readonly worker: (name: string) => Effect.Effect<WorkerHandle, AgentFailure | TransportError>
+  readonly worker: (name: string) => Effect.Effect<ExecutorWorker, AgentFailure | TransportError>
   /** Remembers which Worker runs an Attempt. */
   readonly place: (attemptId: string, worker: string) => void
   /** The Worker and folder of an Attempt whose folder exists. */
@@ -36,43 +33,28 @@ export interface AttemptLocator {
 export const AttemptLocator = {
   make: (workers: WorkerDirectory) =>
     Effect.sync((): AttemptLocator => {
-      const opened = new WeakMap<ExecutorWorker, WorkerHandle>()
-      const placements = new Map<string, { readonly name: string; readonly entry: ExecutorWorker | undefined }>()
+      const opened = new WeakMap<WorkerEntry, ExecutorWorker>()
+      const placements = new Map<string, { readonly name: string; readonly entry: WorkerEntry | undefined }>()
 
-      const open = (name: string, config: ExecutorWorker): Effect.Effect<WorkerHandle, TransportError> => {
-        const cached = opened.get(config)
+      const open = (name: string, entry: WorkerEntry): Effect.Effect<ExecutorWorker, TransportError> => {
+        const cached = opened.get(entry)
         if (cached !== undefined) return Effect.succeed(cached)
-        return Workspace.make({ transport: config.transport, root: config.root }).pipe(
-          Effect.map((workspace) => {
-            const handle: WorkerHandle = {
-              name,
-              transport: config.transport,
-              workspace,
-              sessions: DurableSession.make(config.transport),
-              // Asked at each use: a reload may change it without replacing the Worker.
-              sandbox: () => config.sandbox ?? "bubblewrap",
-              local: config.local !== false,
-              confinement: () => config.confinement ?? DEFAULT_CONFINEMENT
-            }
-            opened.set(config, handle)
-            return handle
-          })
-        )
+        return ExecutorWorker.open(name, entry).pipe(Effect.tap((worker) => Effect.sync(() => opened.set(entry, worker))))
       }
 
-      const worker = (name: string): Effect.Effect<WorkerHandle, AgentFailure | TransportError> =>
-        Effect.suspend((): Effect.Effect<WorkerHandle, AgentFailure | TransportError> => {
+      const worker = (name: string): Effect.Effect<ExecutorWorker, AgentFailure | TransportError> =>
+        Effect.suspend((): Effect.Effect<ExecutorWorker, AgentFailure | TransportError> => {
           const config = workers.get(name)
           if (config === undefined) return Effect.fail(new AgentFailure({ reason: `no Worker named ${name} is configured`, evidence: "" }))
           return open(name, config)
         })
 
-      const lookIn = (name: string, attemptId: string, entry?: ExecutorWorker) =>
+      const lookIn = (name: string, attemptId: string, entry?: WorkerEntry) =>
         Effect.gen(function* () {
-          const handle = yield* (entry === undefined ? worker(name) : open(name, entry))
-          const { attemptDir, worktree } = yield* handle.workspace.locate(attemptId)
-          const present = yield* handle.transport.readFile(path.join(attemptDir, "workspace.json"), { maxBytes: 0 })
-          return Option.isSome(present) ? Option.some({ worker: handle, attemptDir, worktree }) : Option.none()
+          const candidate = yield* (entry === undefined ? worker(name) : open(name, entry))
+          const { attemptDir, worktree } = yield* candidate.workspace.locate(attemptId)
+          const present = yield* candidate.transport.readFile(path.join(attemptDir, "workspace.json"), { maxBytes: 0 })
+          return Option.isSome(present) ? Option.some({ worker: candidate, attemptDir, worktree }) : Option.none()
         }).pipe(Effect.orElseSucceed(() => Option.none<LocatedAttempt>()))
 
       const find = (attemptId: string, hint?: string) =>

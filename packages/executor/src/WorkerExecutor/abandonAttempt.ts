@@ -5,7 +5,8 @@ import { DEFAULT_FORBIDDEN_PATHS } from "../guards/ForbiddenPaths"
 import { salvage, Salvaged } from "../Salvage"
 import { WorkspaceRecordJson } from "../Workspace/WorkspaceRecord"
 import { type BeginEntry, type JournalEntry, readJournal } from "./AttemptJournal"
-import { type ExecutorSettings, gitOf, turnSessions, type WorkerHandle } from "./AttemptContext"
+import { type ExecutorSettings, gitOf, turnSessions } from "./AttemptContext"
+import type { ExecutorWorker } from "./ExecutorWorker"
 
 /**
  * Ends what is left of an Attempt that will not finish (canceled, or left by an earlier process): stops every
@@ -14,7 +15,7 @@ import { type ExecutorSettings, gitOf, turnSessions, type WorkerHandle } from ".
  */
 export const abandonAttempt = Effect.fn("WorkerExecutor.abandon")(function* (
   settings: ExecutorSettings,
-  worker: WorkerHandle,
+  worker: ExecutorWorker,
   attemptDir: string
 ) {
   for (const record of yield* turnSessions(worker.transport, attemptDir)) {

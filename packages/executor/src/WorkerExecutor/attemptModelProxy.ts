@@ -4,7 +4,8 @@ import { type AgentConfig, modelProviderOf, PROVIDER_HARNESSES } from "@usine/co
 import type { Usage } from "@usine/core/transcript/TranscriptRow"
 import { zeroUsage } from "@usine/core/usage/usageFigures"
 import { startModelProxy } from "../ModelProxy"
-import type { AttemptContext, ExecutorSettings, WorkerHandle } from "./AttemptContext"
+import type { AttemptContext, ExecutorSettings } from "./AttemptContext"
+import type { ExecutorWorker } from "./ExecutorWorker"
 
 /** Where a session's folder keeps its proxy's port: a reattach listens there again, where the running CLI points. */
 const PORT_FILE = "model-proxy.port"
@@ -16,7 +17,7 @@ const PORT_FILE = "model-proxy.port"
  */
 export const sessionModelProxy = (options: {
   readonly settings: ExecutorSettings
-  readonly worker: WorkerHandle
+  readonly worker: ExecutorWorker
   readonly agent: AgentConfig
   readonly dir: string
   readonly onMetered: ((usage: Usage) => Effect.Effect<void>) | undefined

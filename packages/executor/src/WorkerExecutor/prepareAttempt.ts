@@ -11,7 +11,8 @@ import type { TransportError } from "../WorkerTransport"
 import type { GitCommandFailed, UnsafeWorkspacePath, WorkspaceExists } from "../Workspace/WorkspaceFailures"
 import type { MirrorGit } from "../Workspace/mirrorGit"
 import { BeginEntry, openJournal } from "./AttemptJournal"
-import { type ExecutorSettings, turnDir, type WorkerHandle } from "./AttemptContext"
+import { type ExecutorSettings, turnDir } from "./AttemptContext"
+import type { ExecutorWorker } from "./ExecutorWorker"
 import { salvageEarlierAttempts } from "./salvageEarlierAttempts"
 
 const asFailure = (error: TransportError | GitCommandFailed | UnsafeWorkspacePath | WorkspaceExists): AttemptFailure => {
@@ -68,7 +69,7 @@ const targets = (settings: ExecutorSettings, request: AttemptRequest) =>
  */
 export const prepareAttempt = Effect.fn("WorkerExecutor.prepare")(function* (input: {
   readonly settings: ExecutorSettings
-  readonly worker: WorkerHandle
+  readonly worker: ExecutorWorker
   readonly request: AttemptRequest
   readonly agent: AgentConfig
   readonly harness: Harness

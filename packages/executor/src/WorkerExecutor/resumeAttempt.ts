@@ -1,10 +1,10 @@
 import { Effect, Option } from "effect"
 import { DefectFailure, InfraFailure } from "@usine/core/attempt/failure"
 import { openJournal, readJournal } from "./AttemptJournal"
-import type { WorkerHandle } from "./AttemptContext"
+import type { ExecutorWorker } from "./ExecutorWorker"
 
 /** A live Attempt's folder and journal, for a follower that reattaches after a detach or a restart. */
-export const resumeAttempt = Effect.fn("WorkerExecutor.resume")(function* (worker: WorkerHandle, attemptId: string) {
+export const resumeAttempt = Effect.fn("WorkerExecutor.resume")(function* (worker: ExecutorWorker, attemptId: string) {
   const { attemptDir, worktree } = yield* worker.workspace.locate(attemptId)
   const entries = yield* readJournal(worker.transport, attemptDir)
   if (Option.isNone(entries)) {

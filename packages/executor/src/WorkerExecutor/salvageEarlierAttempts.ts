@@ -5,7 +5,8 @@ import { attemptIdOf } from "@usine/core/ids/AttemptId"
 import { attemptFolderName } from "../Workspace/WorkspacePaths"
 import { abandonAttempt } from "./abandonAttempt"
 import { readJournal } from "./AttemptJournal"
-import type { ExecutorSettings, WorkerHandle } from "./AttemptContext"
+import type { ExecutorSettings } from "./AttemptContext"
+import type { ExecutorWorker } from "./ExecutorWorker"
 
 /**
  * Before a later Attempt of a Run starts on a Worker: the folders its earlier Attempts left there because their
@@ -13,7 +14,7 @@ import type { ExecutorSettings, WorkerHandle } from "./AttemptContext"
  * starts from that work (ADR 0047). Only finished Attempts (an outcome in the journal) are touched; a failure
  * leaves the folder, whose local salvage ref the new Attempt can still start from.
  */
-export const salvageEarlierAttempts = (settings: ExecutorSettings, worker: WorkerHandle, attempt: Attempt) =>
+export const salvageEarlierAttempts = (settings: ExecutorSettings, worker: ExecutorWorker, attempt: Attempt) =>
   Effect.gen(function* () {
     const present = new Map((yield* worker.workspace.attempts).map((dir) => [path.basename(dir), dir]))
     for (let number = 1; number < attempt.number; number++) {

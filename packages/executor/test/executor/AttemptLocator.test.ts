@@ -3,7 +3,7 @@ import { Effect, Option } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { AttemptLocator } from "@usine/executor/WorkerExecutor/AttemptLocator"
-import { type ExecutorWorker, WorkerDirectory } from "@usine/executor/WorkerDirectory"
+import { WorkerDirectory, type WorkerEntry } from "@usine/executor/WorkerDirectory"
 import * as LocalTransport from "@usine/executor/LocalTransport"
 import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 
@@ -18,9 +18,9 @@ describe("AttemptLocator with Workers changed while running (ADR 0052)", () => {
     Effect.gen(function* () {
       const dir = yield* scopedTempDir("usine-locator-")
       const transport = LocalTransport.make()
-      const before: ExecutorWorker = { transport, root: path.join(dir, "old") }
-      const after: ExecutorWorker = { transport, root: path.join(dir, "new") }
-      const workers: Record<string, ExecutorWorker> = { w: before }
+      const before: WorkerEntry = { transport, root: path.join(dir, "old") }
+      const after: WorkerEntry = { transport, root: path.join(dir, "new") }
+      const workers: Record<string, WorkerEntry> = { w: before }
       const locator = yield* AttemptLocator.make(WorkerDirectory.of(workers))
       attemptFolder(before.root, "a1")
 

@@ -11,7 +11,7 @@ const E2E_TIMEOUT = 90_000
 
 type Fixture = Effect.Effect.Success<ReturnType<typeof setup>>
 
-/** The ledger's side of the push, as the engine lends it (`RunStore.recordPush`): the first record stays. */
+/** The ledger's side of the push, as the engine lends it (`PushRecords.recordPush`): the first record stays. */
 const pushLedger = () => {
   let held = Option.none<PushRecord>()
   const ledger: PushLedger = {

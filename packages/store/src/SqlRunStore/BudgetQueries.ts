@@ -1,7 +1,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option, Schema } from "effect"
 import { ItemKey, parseItemKey } from "@usine/core/ids/ItemKey"
-import type { CycleBudgetAsk } from "../RunStore"
+import type { CycleBudgetAsk } from "../CycleBudgets"
 
 const Ask = Schema.Struct({
   askId: Schema.String,

@@ -4,7 +4,7 @@ import { Effect, Option, Schema } from "effect"
 import { Submission } from "@usine/core/event/Submission"
 import type { EventId } from "@usine/core/ids/EventId"
 import { ItemKey } from "@usine/core/ids/ItemKey"
-import type { QueuedEvent, StrandedPair } from "../RunStore"
+import type { QueuedEvent, StrandedPair } from "../RunClaims"
 import { OPEN_STATES_SQL } from "./RunQueries"
 import { findOneByKey } from "../findByKey"
 

@@ -1,7 +1,7 @@
 import { Option } from "effect"
 import type { EventId } from "@usine/core/ids/EventId"
 import type { Run } from "@usine/core/run/Run"
-import type { ClaimResult } from "../RunStore"
+import type { ClaimResult } from "../RunClaims"
 
 /** What the store answers for an Event that already has `run`: its Run, not opened by this claim. */
 export const duplicateAnswer = (run: Run): ClaimResult => ({ _tag: "Claimed", run, opened: false, superseded: Option.none() })

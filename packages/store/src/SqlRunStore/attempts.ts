@@ -8,7 +8,7 @@ import type { RunId } from "@usine/core/ids/RunId"
 import { AttemptNotOpen } from "@usine/core/run/RunWriteRefusals"
 import type { Run } from "@usine/core/run/Run"
 import { fail, holdForReview, isStartable, type Running, start, succeed } from "@usine/core/run/state"
-import type { BeginResult, FinishDecision } from "../RunStore"
+import type { BeginResult, FinishDecision } from "../AttemptLifecycle"
 import type { Ledger } from "./Ledger"
 import { conflict } from "./RunWriter"
 
@@ -56,7 +56,7 @@ export const makeAttempts = (ledger: Ledger) => {
     })
 
   return {
-    beginAttempt: Effect.fn("RunStore.beginAttempt")(function* (
+    beginAttempt: Effect.fn("AttemptLifecycle.beginAttempt")(function* (
       runId: RunId,
       options: { readonly live: (attempt: Attempt) => boolean; readonly worker?: string }
     ) {
@@ -75,7 +75,7 @@ export const makeAttempts = (ledger: Ledger) => {
       )
     }),
 
-    finishAttempt: Effect.fn("RunStore.finishAttempt")(function* (attemptId: AttemptId, outcome: AttemptOutcome) {
+    finishAttempt: Effect.fn("AttemptLifecycle.finishAttempt")(function* (attemptId: AttemptId, outcome: AttemptOutcome) {
       return yield* ledger.transaction(
         Effect.gen(function* () {
           const found = yield* attempts.byId(attemptId)
@@ -125,7 +125,7 @@ export const makeAttempts = (ledger: Ledger) => {
       )
     }),
 
-    recordSession: Effect.fn("RunStore.recordSession")(function* (attemptId: AttemptId, session: string) {
+    recordSession: Effect.fn("AttemptLifecycle.recordSession")(function* (attemptId: AttemptId, session: string) {
       const recorded = yield* attempts.setSession(attemptId, session)
       if (!recorded) return yield* new AttemptNotOpen({ attemptId })
     })

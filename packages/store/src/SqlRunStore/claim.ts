@@ -5,7 +5,8 @@ import type { RunId } from "@usine/core/ids/RunId"
 import { claimRun } from "@usine/core/run/claimRun"
 import type { Run } from "@usine/core/run/Run"
 import type { Actor } from "@usine/core/run/Transition"
-import type { ClaimResult, CycleBudgetAsk } from "../RunStore"
+import type { CycleBudgetAsk } from "../CycleBudgets"
+import type { ClaimResult } from "../RunClaims"
 import { askIdOf } from "./BudgetQueries"
 import type { FastClaim } from "./fastClaim"
 import type { Ledger } from "./Ledger"
@@ -113,7 +114,7 @@ export const makeClaim = (
       return { _tag: "Claimed", run, opened: true, superseded } as const
     })
 
-  const claimInTransaction = Effect.fn("RunStore.recordAndClaim")(function* (submission: Submission) {
+  const claimInTransaction = Effect.fn("RunClaims.recordAndClaim")(function* (submission: Submission) {
     return yield* ledger.transaction(
       Effect.gen(function* () {
         // The insert comes first so the transaction holds SQLite's write lock before it reads anything.
@@ -148,7 +149,7 @@ export const makeClaim = (
             return Effect.flatMap(claim(submission), Option.match({ onNone: () => general(submission), onSome: Effect.succeed }))
           })
       }),
-    claimQueued: Effect.fn("RunStore.claimQueued")(function* (eventId: EventId) {
+    claimQueued: Effect.fn("RunClaims.claimQueued")(function* (eventId: EventId) {
       return yield* ledger.transaction(
         Effect.gen(function* () {
           const event = yield* events.find(eventId)

@@ -1,7 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import type { Submission } from "@usine/core/event/Submission"
 import type { LedgerConnectionShape } from "../LedgerConnection"
-import type { ClaimResult } from "../RunStore"
+import type { ClaimResult } from "../RunClaims"
 import { pendingRunOf } from "./pendingRun"
 import { duplicateAnswer, type RecentClaims } from "./RecentClaims"
 import { OPEN_STATES_SQL } from "./RunQueries"

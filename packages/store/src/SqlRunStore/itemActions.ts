@@ -19,7 +19,7 @@ export const makeItemActions = (ledger: Ledger) => {
     })
 
   return {
-    revoke: Effect.fn("RunStore.revoke")(function* (loop: string, itemKey: ItemKey) {
+    revoke: Effect.fn("RunClaims.revoke")(function* (loop: string, itemKey: ItemKey) {
       return yield* ledger.transaction(Effect.gen(function* () {
         const revoked: Array<RunId> = []
         for (const run of yield* runs.unstartedOf(loop, itemKey)) {
@@ -36,13 +36,13 @@ export const makeItemActions = (ledger: Ledger) => {
       }))
     }),
 
-    revokeQueued: Effect.fn("RunStore.revokeQueued")(function* (loop: string, itemKey: ItemKey, reason: string) {
+    revokeQueued: Effect.fn("RunClaims.revokeQueued")(function* (loop: string, itemKey: ItemKey, reason: string) {
       return yield* ledger.transaction(ignoreQueued(loop, itemKey, reason))
     }),
 
-    strandedQueued: Effect.withSpan(events.stranded, "RunStore.strandedQueued"),
+    strandedQueued: Effect.withSpan(events.stranded, "RunClaims.strandedQueued"),
 
-    newestQueued: Effect.fn("RunStore.newestQueued")(function* (loop: string, itemKey: ItemKey) {
+    newestQueued: Effect.fn("RunClaims.newestQueued")(function* (loop: string, itemKey: ItemKey) {
       const queued = yield* events.queuedOf(loop, itemKey)
       return Option.fromNullable(queued[queued.length - 1])
     }),
@@ -52,7 +52,7 @@ export const makeItemActions = (ledger: Ledger) => {
      * reservations of unstarted Runs into it and sets `reset_pending`. With `askId`, a reset that no longer matches
      * the open Ask (a repeated click) changes nothing.
      */
-    resetCycleBudget: Effect.fn("RunStore.resetCycleBudget")(function* (
+    resetCycleBudget: Effect.fn("CycleBudgets.resetCycleBudget")(function* (
       itemKey: ItemKey,
       options?: { readonly askId?: string }
     ) {

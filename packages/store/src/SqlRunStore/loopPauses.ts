@@ -13,7 +13,7 @@ export const makeLoopPauses = (sql: SqlClient.SqlClient) => {
     Effect.orDie
   )
   return {
-    setPaused: Effect.fn("RunStore.setPaused")(function* (loop: string, value: boolean) {
+    setPaused: Effect.fn("LoopPauses.setPaused")(function* (loop: string, value: boolean) {
       const now = yield* Clock.currentTimeMillis
       writes++
       paused = undefined

@@ -13,7 +13,7 @@ import {
 import type { Run } from "@usine/core/run/Run"
 import type { RunSetup } from "../RunNote"
 import { makeNoteQueries } from "../RunNote/noteQueries"
-import type { Amendment } from "../RunStore"
+import type { Amendment } from "../OperatorActions"
 import type { Ledger } from "./Ledger"
 import { checkVersion, conflict, type RunPatch } from "./RunWriter"
 
@@ -38,7 +38,7 @@ export const makeOperatorActions = (ledger: Ledger) => {
   const notes = makeNoteQueries(ledger.sql)
 
   return {
-    parkForApproval: Effect.fn("RunStore.parkForApproval")(function* (runId: RunId) {
+    parkForApproval: Effect.fn("ParkedRuns.parkForApproval")(function* (runId: RunId) {
       return yield* ledger.transaction(Effect.gen(function* () {
         const run = yield* ledger.loadRun(runId)
         const state = run.state
@@ -48,7 +48,7 @@ export const makeOperatorActions = (ledger: Ledger) => {
       }))
     }),
 
-    approve: Effect.fn("RunStore.approve")(function* (runId: RunId, expectedVersion?: number) {
+    approve: Effect.fn("OperatorActions.approve")(function* (runId: RunId, expectedVersion?: number) {
       return yield* ledger.transaction(Effect.gen(function* () {
         const run = yield* ledger.loadRun(runId)
         const state = run.state
@@ -62,7 +62,7 @@ export const makeOperatorActions = (ledger: Ledger) => {
       }))
     }),
 
-    retry: Effect.fn("RunStore.retry")(function* (
+    retry: Effect.fn("OperatorActions.retry")(function* (
       runId: RunId,
       options?: { readonly amendment?: Amendment; readonly expectedVersion?: number }
     ) {
@@ -91,7 +91,7 @@ export const makeOperatorActions = (ledger: Ledger) => {
       }))
     }),
 
-    cancel: Effect.fn("RunStore.cancel")(function* (
+    cancel: Effect.fn("OperatorActions.cancel")(function* (
       runId: RunId,
       options?: { readonly expectedVersion?: number; readonly reason?: string }
     ) {
@@ -110,7 +110,7 @@ export const makeOperatorActions = (ledger: Ledger) => {
       }))
     }),
 
-    expireApproval: Effect.fn("RunStore.expireApproval")(function* (runId: RunId, afterMinutes: number) {
+    expireApproval: Effect.fn("ParkedRuns.expireApproval")(function* (runId: RunId, afterMinutes: number) {
       return yield* ledger.transaction(Effect.gen(function* () {
         const run = yield* ledger.loadRun(runId)
         const state = run.state
@@ -123,7 +123,7 @@ export const makeOperatorActions = (ledger: Ledger) => {
       }))
     }),
 
-    resolveFailure: Effect.fn("RunStore.resolveFailure")(function* (runId: RunId) {
+    resolveFailure: Effect.fn("OperatorActions.resolveFailure")(function* (runId: RunId) {
       return yield* ledger.transaction(Effect.gen(function* () {
         const run = yield* ledger.loadRun(runId)
         const latest = yield* attempts.latestOf(runId)

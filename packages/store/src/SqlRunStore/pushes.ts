@@ -25,7 +25,7 @@ export const makePushes = (ledger: Ledger) => {
     )
 
   return {
-    recordPush: Effect.fn("RunStore.recordPush")(function* (attemptId: AttemptId, push: PushRecord) {
+    recordPush: Effect.fn("PushRecords.recordPush")(function* (attemptId: AttemptId, push: PushRecord) {
       return yield* ledger.transaction(Effect.gen(function* () {
         const row = yield* rowOf(attemptId)
         if (Option.isNone(row) || row.value.open !== 1) return yield* new AttemptNotOpen({ attemptId: AttemptId(attemptId) })
@@ -37,7 +37,7 @@ export const makePushes = (ledger: Ledger) => {
       }))
     }),
 
-    recordedPush: Effect.fn("RunStore.recordedPush")(function* (attemptId: AttemptId) {
+    recordedPush: Effect.fn("PushRecords.recordedPush")(function* (attemptId: AttemptId) {
       return Option.flatMap(yield* rowOf(attemptId), recordOf)
     })
   }

@@ -4,7 +4,7 @@ import { AttemptNotOpen } from "@usine/core/run/RunWriteRefusals"
 import { ChangesRequested, type HeldPatch, Review, ReviewApproved } from "@usine/core/attempt/Review"
 import type { RunId } from "@usine/core/ids/RunId"
 import { approvePullRequest, requestChanges } from "@usine/core/run/state"
-import type { HeldAttempt } from "../RunStore"
+import type { HeldAttempt } from "../AttemptPatches"
 import type { Ledger } from "./Ledger"
 import { checkVersion, conflict } from "./RunWriter"
 
@@ -41,7 +41,7 @@ export const makeReview = (ledger: Ledger) => {
     })
 
   return {
-    answerReview: Effect.fn("RunStore.answerReview")(function* (
+    answerReview: Effect.fn("OperatorActions.answerReview")(function* (
       runId: RunId,
       answer: { readonly text?: string; readonly expectedVersion?: number }
     ) {
@@ -64,15 +64,15 @@ export const makeReview = (ledger: Ledger) => {
       }))
     }),
 
-    recordPatch: Effect.fn("RunStore.recordPatch")(function* (attemptId: AttemptId, patch: HeldPatch) {
+    recordPatch: Effect.fn("AttemptPatches.recordPatch")(function* (attemptId: AttemptId, patch: HeldPatch) {
       const rows = yield* sql`UPDATE usine_attempts SET patch = ${patch.text}, patch_cut = ${patch.cut ? 1 : 0}
           WHERE id = ${attemptId} AND outcome_json IS NULL RETURNING id`.pipe(Effect.orDie)
       if (rows.length !== 1) return yield* new AttemptNotOpen({ attemptId: AttemptId(attemptId) })
     }),
 
-    heldAttempt: Effect.fn("RunStore.heldAttempt")((runId: RunId) => newestHeld(runId)),
+    heldAttempt: Effect.fn("AttemptPatches.heldAttempt")((runId: RunId) => newestHeld(runId)),
 
-    latestPatch: Effect.fn("RunStore.latestPatch")(function* (runId: RunId) {
+    latestPatch: Effect.fn("AttemptPatches.latestPatch")(function* (runId: RunId) {
       const rows = yield* sql`SELECT number, patch, patch_cut FROM usine_attempts
           WHERE run_id = ${runId} AND patch IS NOT NULL ORDER BY number DESC, rowid DESC LIMIT 1`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Schema.Array(PatchRow))),

@@ -66,7 +66,7 @@ export const makeTranscript = (sql: SqlClient.SqlClient) => {
     })
 
   return {
-    appendTranscript: Effect.fn("RunStore.appendTranscript")(function* (
+    appendTranscript: Effect.fn("Transcripts.appendTranscript")(function* (
       attemptId: AttemptId,
       entries: ReadonlyArray<TranscriptEntry>,
       cap: TranscriptCap = defaultCap
@@ -92,11 +92,11 @@ export const makeTranscript = (sql: SqlClient.SqlClient) => {
       remember(attemptId, written)
       return written.rows + (written.dropped === undefined ? 0 : 1)
     }),
-    transcriptPosition: Effect.fn("RunStore.transcriptPosition")(function* (attemptId: AttemptId) {
+    transcriptPosition: Effect.fn("Transcripts.transcriptPosition")(function* (attemptId: AttemptId) {
       const fill = yield* Effect.orDie(storedFill(attemptId))
       return fill.rows + (fill.dropped?.rows ?? 0)
     }),
-    transcript: Effect.fn("RunStore.transcript")(function* (attemptId: AttemptId, afterSeq?: number) {
+    transcript: Effect.fn("Transcripts.transcript")(function* (attemptId: AttemptId, afterSeq?: number) {
       const lines = yield* Effect.orDie(after({ attemptId, afterSeq: afterSeq ?? 0 }))
       return lines.map(({ attemptId: _attempt, ...entry }) => entry)
     })

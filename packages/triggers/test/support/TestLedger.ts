@@ -5,10 +5,10 @@ import * as Sql from "@usine/store/Sql"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
-import { RunStore } from "@usine/store/RunStore"
 import { LoopControl } from "@usine/triggers/LoopControl"
 import { TriggerRefused, TriggerSink } from "@usine/triggers/TriggerSink"
 import { scopedTempDir } from "@usine/testkit/scopedTempDir"
+import { runLedger } from "@usine/testkit/runLedger"
 
 /** A fresh directory for the scope, removed with everything in it afterwards. */
 export const tempDir = scopedTempDir("usine-github-")
@@ -22,7 +22,7 @@ export class RefuseOnce extends Context.Tag("test/RefuseOnce")<RefuseOnce, Ref.R
 /** The trigger sink straight onto the ledger (what the RunEngine does, minus the Run fibers), recording Submissions. */
 const LedgerSink = Layer.effectContext(
   Effect.gen(function* () {
-    const store = yield* RunStore
+    const store = yield* runLedger
     const submitted = yield* Ref.make<ReadonlyArray<Submission>>([])
     const refuse = yield* Ref.make<ReadonlySet<number>>(new Set())
     const refused = (number: number | undefined) =>
@@ -48,12 +48,12 @@ const LedgerSink = Layer.effectContext(
 )
 
 /**
- * RunStore, ItemStore, TriggerRefusals, LoopControl and a recording ledger-backed TriggerSink on a real SQLite file
+ * The Run ports, ItemStore, TriggerRefusals, LoopControl and a recording ledger-backed TriggerSink on a real SQLite file
  * in a temp dir.
  */
 export const TestLedger = Layer.unwrapScoped(
   Effect.map(tempDir, (dir) =>
-    Layer.mergeAll(LoopControl.layerRunStore, LedgerSink).pipe(
+    Layer.mergeAll(LoopControl.layerLedger, LedgerSink).pipe(
       Layer.provideMerge(Layer.mergeAll(SqlRunStore.layer, SqlItemStore.layer, SqlTriggerRefusals.layer)),
       Layer.provide(Sql.layerUnlocked(join(dir, "ledger.sqlite"))),
       Layer.orDie
