@@ -5,11 +5,10 @@ import { type MirrorGit, mirrorGit } from "../Workspace/mirrorGit"
 import { type GitHubAccess, networkGit } from "../Workspace/networkGit"
 import { runGit } from "../Workspace/runGit"
 import { runGitScript } from "../Workspace/runGitScript"
-import { commitLeftoversScript } from "./commitLeftoversScript"
+import { harvestRepoScript } from "./harvestRepoScript"
 import { workSinceScript } from "./workSinceScript"
 import { changeScript } from "./changeScript"
 import { EXEC_OUTPUT_BYTES } from "../WorkerTransport"
-import { collectScript } from "./collectScript"
 import { AGENT_IDENTITY, type CommitIdentity } from "./CommitIdentity"
 import { parseNumstat } from "./parseNumstat"
 import { parseRawChanges } from "./parseRawChanges"
@@ -87,66 +86,34 @@ export const attemptGit = (options: GitHubAccess & {
     .readFile(path.join(options.start, "HEAD"), { maxBytes: 0 })
     .pipe(Effect.map((head) => (Option.isSome(head) ? options.start : options.mirror)))
 
-  /** A fresh harvest repository whose objects borrow `from`'s. */
-  const reset = (from: string) =>
-    Effect.gen(function* () {
-      yield* transport.remove(harvestRepo)
-      yield* transport.makeDirectory(harvestRepo)
-      yield* runGit(transport, ["init", "--quiet", "--bare", harvestRepo], { timeoutMs })
-      yield* transport.remove(path.join(harvestRepo, "hooks"))
-      yield* transport.writeFile(path.join(harvestRepo, "objects", "info", "alternates"), `${path.join(from, "objects")}\n`)
-    })
-
-  /** Which of `ids` the repository `gitDir` holds: its own objects, packed by the daemon. */
-  const holdsIn = (gitDir: string, ids: ReadonlyArray<string>) =>
-    ids.length === 0
-      ? Effect.succeed(new Set<string>())
-      : runGit(transport, [`--git-dir=${gitDir}`, "cat-file", "--batch-check=%(objectname)"], { timeoutMs, stdin: `${ids.join("\n")}\n` }).pipe(
-        Effect.map((out) => new Set(out.split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line))))
-      )
-
   /**
-   * Brings the agent's work into the harvest repository: its HEAD commit and objects, copied as files, then what
-   * it left uncommitted, staged with the daemon's own index from the worktree's files (no filter, hook or
-   * attribute program can run: the config is the daemon's) and committed on top. Returns the collected head and
-   * its tree.
+   * Brings the agent's work into a fresh harvest repository, in one process (`harvestRepoScript`): its HEAD commit
+   * and objects, copied as files, then what it left uncommitted, staged with the daemon's own index from the
+   * worktree's files (no filter, hook or attribute program can run: the config is the daemon's) and committed on
+   * top. Returns the collected head and its tree.
    */
   const collect = Effect.fn("AttemptGit.collect")(function* (message: string) {
     const from = yield* borrowed
-    yield* reset(from)
-    const copied = yield* transport.exec({
-      argv: ["/bin/sh", "-c", collectScript, "usine-collect", options.worktree, harvestRepo],
-      timeoutMs
-    })
-    if (copied.exitCode !== 0) {
-      const reason = copied.exitCode === 3 ? copied.stderr.trim().split("\n")[0] ?? "" : ""
-      return yield* new AgentWorkUnreadable({
-        reason: reason === "" ? `reading the agent's git data failed (exit ${copied.exitCode})` : reason
-      })
-    }
-    const lines = copied.stdout.split("\n")
-    // A loose object is taken by its file name, unchecked: one named after an object of the start could stand in
-    // for the base's content in the guards' diff. Those are borrowed already, so the copies go.
-    const loose = lines.filter((l) => l.startsWith("loose ")).map((l) => l.slice("loose ".length))
-    for (const id of yield* holdsIn(from, loose)) {
-      yield* transport.remove(path.join(harvestRepo, "objects", id.slice(0, 2), id.slice(2)))
-    }
-    for (const line of lines.filter((l) => l.startsWith("pack "))) {
-      // The index is made here, from the pack's own data: every object's id is computed, none is taken on trust.
-      yield* git(["index-pack", path.join(harvestRepo, "objects", line.slice("pack ".length))])
-    }
-    const agentHead = lines.find((l) => l.startsWith("head "))?.slice("head ".length) ?? ""
+    yield* transport.remove(harvestRepo)
     // What the worktree holds decides whether staging succeeds (a `.git` of a sub-folder, a file git refuses): the
     // agent's doing, said as such, never a git failure to retry.
     const agents: Readonly<Record<string, string>> = {
       "read-tree": "reading the agent's HEAD tree",
       add: "staging the agent's files (`git add --all` in the daemon's index)"
     }
-    const out = yield* runGitScript(transport, "commit-leftovers", commitLeftoversScript, [agentHead, options.worktree, message], {
-      timeoutMs,
-      env: { GIT_DIR: harvestRepo, GIT_INDEX_FILE: path.join(harvestRepo, "usine-index"), ...identity }
-    }).pipe(
+    const out = yield* runGitScript(
+      transport,
+      "collect",
+      harvestRepoScript,
+      [options.worktree, harvestRepo, from, path.join(from, "objects"), message],
+      { timeoutMs, env: { GIT_INDEX_FILE: path.join(harvestRepo, "usine-index"), ...identity } }
+    ).pipe(
       Effect.catchTag("GitCommandFailed", (error): Effect.Effect<never, GitCommandFailed | AgentWorkUnreadable> => {
+        if (error.step === "read-work") {
+          // The refusals of `collectScript` (exit 3) are one fixed sentence each, never what it read.
+          const reason = error.exitCode === 3 ? error.stderr.trim().split("\n")[0] ?? "" : ""
+          return Effect.fail(new AgentWorkUnreadable({ reason: reason === "" ? `reading the agent's git data failed (exit ${error.exitCode})` : reason }))
+        }
         if (error.step === "head") return Effect.fail(new AgentWorkUnreadable({ reason: "the worktree's HEAD names a commit whose objects are missing" }))
         const what = error.step === undefined ? undefined : agents[error.step]
         return what === undefined ? Effect.fail(error) : Effect.fail(new AgentWorkUnreadable({ reason: `${what} failed: ${gitSays(error.stderr)}` }))
@@ -154,7 +121,7 @@ export const attemptGit = (options: GitHubAccess & {
     )
     const [head = "", tree = ""] = out.trim().split(" ")
     if (!SHA.test(head) || !SHA.test(tree)) {
-      return yield* new GitCommandFailed({ command: "git script commit-leftovers", exitCode: 0, stderr: `unexpected output ${JSON.stringify(out.slice(0, 200))}` })
+      return yield* new GitCommandFailed({ command: "git script collect", exitCode: 0, stderr: `unexpected output ${JSON.stringify(out.slice(0, 200))}` })
     }
     return { head, tree }
   })
