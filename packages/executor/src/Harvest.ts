@@ -50,35 +50,37 @@ const itemName = (run: HarvestInput["run"]) => (run.number === undefined ? "a sc
 
 /**
  * Brings the agent's commits and what it left uncommitted into the daemon's harvest repository (read as data,
- * ADR 0053), then lists its commits against where the change branches off.
+ * ADR 0053), then lists its commits against where the change branches off; with `build`, builds the commit that
+ * leaves in the same step (`AttemptGit.workSince`).
  */
 export const collectWork = Effect.fn("Harvest.collect")(function* (input: {
   readonly git: AttemptGit
   readonly begin: Pick<BeginEntry, "baseSha">
   /** The message of the commit that takes what the agent left uncommitted. */
   readonly message: string
+  readonly build?: Parameters<AttemptGit["workSince"]>[0]["build"]
 }) {
   const { git } = input
-  const head = yield* git.collect(input.message)
-  const base = yield* git.mergeBase(input.begin.baseSha, head)
-  const commits = yield* git.commitsSince(base, head)
-  return { head, base, commits }
+  const { head, tree } = yield* git.collect(input.message)
+  const work = yield* git.workSince({ head, tree, baseSha: input.begin.baseSha, ...(input.build === undefined ? {} : { build: input.build }) })
+  return { head, tree, ...work }
 })
 
 /**
  * What the guards read of a change: its diff with every file as text, the links and submodules it adds, and every
- * path it adds or alters. A diff past `maxDiffBytes` is not read whole (ADR 0085).
+ * path it adds or alters; with `counted`, its lines per file (`undefined` when git could not count them). A diff past
+ * `maxDiffBytes` is not read whole (ADR 0085).
  */
-export const changeOf = Effect.fn("Harvest.changeOf")(function* (git: AttemptGit, base: string, head: string, maxDiffBytes?: number) {
-  const diff = yield* git.diff(base, head, maxDiffBytes)
+export const changeOf = Effect.fn("Harvest.changeOf")(function* (git: AttemptGit, base: string, head: string, maxDiffBytes?: number, counted = false) {
+  const read = yield* git.readChange(base, head, { maxBytes: maxDiffBytes, counted })
   const links: Array<LinkEntry> = []
   const paths: Array<string> = []
-  for (const change of yield* git.rawChanges(base, head)) {
+  for (const change of read.changes) {
     if (change.status !== "D") paths.push(change.path)
     if (change.newMode === GITLINK_MODE) links.push({ kind: "gitlink", path: change.path })
     if (change.newMode === LINK_MODE) links.push({ kind: "symlink", path: change.path, target: yield* git.blob(change.newSha) })
   }
-  return { diff, links, paths }
+  return { diff: read.diff, links, paths, counts: read.counts }
 })
 
 /** Harvest's and the pull-request gate's first half: the agent's work collected, guarded and counted. */
@@ -116,29 +118,32 @@ export const collectChange = Effect.fn("Harvest.collectChange")(function* (
   const leftover = `${run.loop}: work on ${itemName(run)}\n\nCommitted by usine for the agent (Run ${run.id}, Attempt ${input.attemptNumber}).`
   const gitFailed = (reason: string) => (error: { readonly message: string }) =>
     Effect.fail(new InfraFailure({ reason, evidence: redactor.redact(error.message) }))
-  const { commits, head, base: mergeBase } = yield* collectWork({ git, begin, message: leftover }).pipe(
+  const message = usineCommitMessage(run, input.attemptNumber)
+  const { commits, head, base: mergeBase, built, subjects: listed } = yield* collectWork({
+    git,
+    begin,
+    message: leftover,
+    // Usine's commit of the agent's final tree, on the merge-base, or the pull request's head when updating one.
+    build: { parent: begin.pullRequest === undefined ? undefined : begin.baseSha, message, at: begin.at, subjects: input.agentSubjects === undefined }
+  }).pipe(
     Effect.catchTags({
-      GitCommandFailed: gitFailed("reading the agent's work with git failed"),
+      GitCommandFailed: (error) =>
+        gitFailed(error.step === "parent-tree" || error.step === "commit-tree" ? "building the commit to push failed" : "reading the agent's work with git failed")(error),
       AgentWorkUnreadable: (error) =>
         Effect.fail(new AgentFailure({ reason: `usine refused to read the agent's work: ${redactor.redact(error.reason)}`, evidence: "nothing was pushed" }))
     })
   )
   const base = begin.pullRequest === undefined ? mergeBase : begin.baseSha
-  const built = yield* Effect.gen(function* () {
-    const tree = yield* git.treeOf(head)
-    if (tree === (yield* git.treeOf(base))) return undefined
-    return yield* git.buildCommit({ tree, parent: base, message: usineCommitMessage(run, input.attemptNumber), at: begin.at })
-  }).pipe(Effect.catchTag("GitCommandFailed", gitFailed("building the commit to push failed")))
   if (built === undefined) {
     if (input.policy.kind === "schedule") return { commits: [], nothing: { commits: [], summary: "the agent made no change; nothing to push" } }
     return yield* new AgentFailure({ reason: "the agent made no change", evidence: `its tree is the tree of ${base.slice(0, 8)}` })
   }
   // Work published from the pull-request gate is usine's commit of the tree: the agent's subjects were kept with it.
-  const subjects = input.agentSubjects ?? (yield* git.log(["--reverse", "--format=%h %s", `${base}..${head}`]).pipe(Effect.orElseSucceed(() => "")))
+  const subjects = input.agentSubjects ?? (listed ?? "")
     .split("\n")
     .filter((line) => line.trim() !== "")
   const maxDiffBytes = input.policy.output?.diffBytes ?? defaultOutputCaps.diffBytes
-  const change = yield* changeOf(git, base, built, maxDiffBytes).pipe(
+  const change = yield* changeOf(git, base, built, maxDiffBytes, true).pipe(
     Effect.catchTag("GitCommandFailed", (error): Effect.Effect<never, AgentFailure | InfraFailure> =>
       // The change itself is too large to read: the agent's doing, not worth another Attempt as it stands (ADR 0085).
       (error.outputDropped ?? 0) > 0
@@ -153,19 +158,16 @@ export const collectChange = Effect.fn("Harvest.collectChange")(function* (
   const guards = runGuards({
     ...change,
     leaving: [
-      { what: "the commit message", text: usineCommitMessage(run, input.attemptNumber) },
+      { what: "the commit message", text: message },
       { what: "the commit's author", text: author },
       { what: "the agent's commit subjects the pull request quotes", text: subjects.join("\n") }
     ]
   }, input.policy, redactor)
   if (!guards.ok) return yield* guardFailure(guards.violations)
   // The figures only inform the operator: without them the change still goes out.
-  const changes = yield* git.numstat(base, built).pipe(
-    Effect.map((files) => ({ diff: summarizeDiff(files) })),
-    Effect.catchTag("GitCommandFailed", (error) =>
-      Effect.logWarning("counting the changed lines failed", redactor.redact(error.message)).pipe(Effect.as({}))
-    )
-  )
+  const changes = change.counts === undefined
+    ? yield* Effect.logWarning("counting the changed lines failed").pipe(Effect.as({}))
+    : { diff: summarizeDiff(change.counts) }
   return { commits, head, built, subjects, base, diff: change.diff, changes }
 })
 

@@ -41,22 +41,21 @@ interface SalvageInput {
  */
 export const salvage = Effect.fn("Salvage.salvage")(function* (input: SalvageInput) {
   const { git } = input
+  const message = `${SALVAGE_SUBJECT}${input.runId}, Attempt ${input.attemptNumber}`
+  // Only a tree leaves the machine (issue 31): usine's commit of the agent's final tree, never the agent's commits.
   const collected = yield* collectWork({
     git,
     begin: input.begin,
-    message: `${SALVAGE_SUBJECT}${input.runId}, Attempt ${input.attemptNumber}`
+    message,
+    build: { message, at: yield* Clock.currentTimeMillis, subjects: false }
   }).pipe(
     Effect.map((work) => ({ work })),
     Effect.catchTag("AgentWorkUnreadable", (error) => Effect.succeed({ refused: error.reason }))
   )
   if ("refused" in collected) return Salvaged.Refused({ evidence: collected.refused })
   const { work } = collected
-  if (work.commits.length === 0) return Salvaged.Nothing()
-  // Only a tree leaves the machine (issue 31): usine's commit of the agent's final tree, never the agent's commits.
-  const tree = yield* git.treeOf(work.head)
-  if (tree === (yield* git.treeOf(work.base))) return Salvaged.Nothing()
-  const message = `${SALVAGE_SUBJECT}${input.runId}, Attempt ${input.attemptNumber}`
-  const built = yield* git.buildCommit({ tree, parent: work.base, message, at: yield* Clock.currentTimeMillis })
+  const built = work.built
+  if (work.commits.length === 0 || built === undefined) return Salvaged.Nothing()
   // A diff too large to read whole cannot be guarded, so it goes nowhere (ADR 0085).
   const read = yield* changeOf(git, work.base, built).pipe(
     Effect.map((change) => ({ change })),

@@ -1,10 +1,14 @@
 import { Data, Effect, Option } from "effect"
 import * as path from "node:path/posix"
-import type { GitCommandFailed } from "../Workspace/WorkspaceFailures"
+import { GitCommandFailed } from "../Workspace/WorkspaceFailures"
 import { type MirrorGit, mirrorGit } from "../Workspace/mirrorGit"
 import { type GitHubAccess, networkGit } from "../Workspace/networkGit"
 import { runGit } from "../Workspace/runGit"
-import { collectScript } from "./collectScript"
+import { runGitScript } from "../Workspace/runGitScript"
+import { harvestRepoScript } from "./harvestRepoScript"
+import { workSinceScript } from "./workSinceScript"
+import { changeScript } from "./changeScript"
+import { EXEC_OUTPUT_BYTES } from "../WorkerTransport"
 import { AGENT_IDENTITY, type CommitIdentity } from "./CommitIdentity"
 import { parseNumstat } from "./parseNumstat"
 import { parseRawChanges } from "./parseRawChanges"
@@ -22,11 +26,10 @@ class AgentWorkUnreadable extends Data.TaggedError("AgentWorkUnreadable")<{
 /** `harvest/<attempt folder>.git` under the Worker root: outside every folder an agent can see. */
 export const harvestRepoOf = (root: string, attemptDir: string): string => path.join(root, "harvest", `${path.basename(attemptDir)}.git`)
 
-/** The ref of the harvest repository that holds the collected head, for the mirror to take from. */
-const COLLECTED = "refs/usine/collected"
-
-/** The ref of the harvest repository that names a commit `keepCommit` hands to the mirror. */
+/** The ref of the harvest repository that takes a commit brought back from the mirror. */
 const KEPT = "refs/usine/kept"
+
+const SHA = /^[0-9a-f]{40}$/
 
 /**
  * Git for one Attempt as the daemon, never in the agent's repository (ADR 0053). `collect` reads the agent's
@@ -72,109 +75,98 @@ export const attemptGit = (options: GitHubAccess & {
     GIT_COMMITTER_EMAIL: author.email
   }
 
+  /** Usine's identity, authoring and committing at `at` (ms): the same inputs make the same commit. */
+  const commitEnv = (at: number) => {
+    const date = `@${Math.floor(at / 1000)} +0000`
+    return { ...identity, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date }
+  }
+
   /** The repository whose objects the harvest repository borrows: the Attempt's start, or (an older workspace) the mirror. */
   const borrowed = transport
     .readFile(path.join(options.start, "HEAD"), { maxBytes: 0 })
     .pipe(Effect.map((head) => (Option.isSome(head) ? options.start : options.mirror)))
 
-  /** A fresh harvest repository whose objects borrow `from`'s. */
-  const reset = (from: string) =>
-    Effect.gen(function* () {
-      yield* transport.remove(harvestRepo)
-      yield* transport.makeDirectory(harvestRepo)
-      yield* runGit(transport, ["init", "--quiet", "--bare", harvestRepo], { timeoutMs })
-      yield* transport.remove(path.join(harvestRepo, "hooks"))
-      yield* transport.writeFile(path.join(harvestRepo, "objects", "info", "alternates"), `${path.join(from, "objects")}\n`)
-    })
-
-  /** Which of `ids` the repository `gitDir` holds: its own objects, packed by the daemon. */
-  const holdsIn = (gitDir: string, ids: ReadonlyArray<string>) =>
-    ids.length === 0
-      ? Effect.succeed(new Set<string>())
-      : runGit(transport, [`--git-dir=${gitDir}`, "cat-file", "--batch-check=%(objectname)"], { timeoutMs, stdin: `${ids.join("\n")}\n` }).pipe(
-        Effect.map((out) => new Set(out.split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line))))
-      )
-
   /**
-   * Brings the agent's work into the harvest repository: its HEAD commit and objects, copied as files, then what
-   * it left uncommitted, staged with the daemon's own index from the worktree's files (no filter, hook or
-   * attribute program can run: the config is the daemon's) and committed on top. Returns the collected head.
+   * Brings the agent's work into a fresh harvest repository, in one process (`harvestRepoScript`): its HEAD commit
+   * and objects, copied as files, then what it left uncommitted, staged with the daemon's own index from the
+   * worktree's files (no filter, hook or attribute program can run: the config is the daemon's) and committed on
+   * top. Returns the collected head and its tree.
    */
   const collect = Effect.fn("AttemptGit.collect")(function* (message: string) {
     const from = yield* borrowed
-    yield* reset(from)
-    const copied = yield* transport.exec({
-      argv: ["/bin/sh", "-c", collectScript, "usine-collect", options.worktree, harvestRepo],
-      timeoutMs
-    })
-    if (copied.exitCode !== 0) {
-      const reason = copied.exitCode === 3 ? copied.stderr.trim().split("\n")[0] ?? "" : ""
-      return yield* new AgentWorkUnreadable({
-        reason: reason === "" ? `reading the agent's git data failed (exit ${copied.exitCode})` : reason
-      })
-    }
-    const lines = copied.stdout.split("\n")
-    // A loose object is taken by its file name, unchecked: one named after an object of the start could stand in
-    // for the base's content in the guards' diff. Those are borrowed already, so the copies go.
-    const loose = lines.filter((l) => l.startsWith("loose ")).map((l) => l.slice("loose ".length))
-    for (const id of yield* holdsIn(from, loose)) {
-      yield* transport.remove(path.join(harvestRepo, "objects", id.slice(0, 2), id.slice(2)))
-    }
-    for (const line of lines.filter((l) => l.startsWith("pack "))) {
-      // The index is made here, from the pack's own data: every object's id is computed, none is taken on trust.
-      yield* git(["index-pack", path.join(harvestRepo, "objects", line.slice("pack ".length))])
-    }
-    const agentHead = lines.find((l) => l.startsWith("head "))?.slice("head ".length) ?? ""
-    const head = yield* git(["rev-parse", "--verify", "--quiet", `${agentHead}^{commit}`]).pipe(
-      Effect.map((s) => s.trim()),
-      Effect.catchTag("GitCommandFailed", () =>
-        Effect.fail(new AgentWorkUnreadable({ reason: "the worktree's HEAD names a commit whose objects are missing" }))
-      )
-    )
-    const index = { GIT_INDEX_FILE: path.join(harvestRepo, "usine-index") }
-    const tree = [`--work-tree=${options.worktree}`]
-    // What the worktree holds decides whether these succeed (a `.git` of a sub-folder, a file git refuses): the
+    yield* transport.remove(harvestRepo)
+    // What the worktree holds decides whether staging succeeds (a `.git` of a sub-folder, a file git refuses): the
     // agent's doing, said as such, never a git failure to retry.
-    const staged = (args: ReadonlyArray<string>, what: string) =>
-      git(args, index).pipe(
-        Effect.catchTag("GitCommandFailed", (error) =>
-          Effect.fail(new AgentWorkUnreadable({ reason: `${what} failed: ${gitSays(error.stderr)}` }))
-        )
-      )
-    yield* staged([...tree, "read-tree", head], "reading the agent's HEAD tree")
-    yield* staged([...tree, "add", "--all"], "staging the agent's files (`git add --all` in the daemon's index)")
-    const written = (yield* git(["write-tree"], index)).trim()
-    const headTree = (yield* git(["rev-parse", `${head}^{tree}`])).trim()
-    const collected =
-      written === headTree ? head : (yield* git(["commit-tree", written, "-p", head, "-m", message], identity)).trim()
-    yield* git(["update-ref", COLLECTED, collected])
-    return collected
+    const agents: Readonly<Record<string, string>> = {
+      "read-tree": "reading the agent's HEAD tree",
+      add: "staging the agent's files (`git add --all` in the daemon's index)"
+    }
+    const out = yield* runGitScript(
+      transport,
+      "collect",
+      harvestRepoScript,
+      [options.worktree, harvestRepo, from, path.join(from, "objects"), message],
+      { timeoutMs, env: { GIT_INDEX_FILE: path.join(harvestRepo, "usine-index"), ...identity } }
+    ).pipe(
+      Effect.catchTag("GitCommandFailed", (error): Effect.Effect<never, GitCommandFailed | AgentWorkUnreadable> => {
+        if (error.step === "read-work") {
+          // The refusals of `collectScript` (exit 3) are one fixed sentence each, never what it read.
+          const reason = error.exitCode === 3 ? error.stderr.trim().split("\n")[0] ?? "" : ""
+          return Effect.fail(new AgentWorkUnreadable({ reason: reason === "" ? `reading the agent's git data failed (exit ${error.exitCode})` : reason }))
+        }
+        if (error.step === "head") return Effect.fail(new AgentWorkUnreadable({ reason: "the worktree's HEAD names a commit whose objects are missing" }))
+        const what = error.step === undefined ? undefined : agents[error.step]
+        return what === undefined ? Effect.fail(error) : Effect.fail(new AgentWorkUnreadable({ reason: `${what} failed: ${gitSays(error.stderr)}` }))
+      })
+    )
+    const [head = "", tree = ""] = out.trim().split(" ")
+    if (!SHA.test(head) || !SHA.test(tree)) {
+      return yield* new GitCommandFailed({ command: "git script collect", exitCode: 0, stderr: `unexpected output ${JSON.stringify(out.slice(0, 200))}` })
+    }
+    return { head, tree }
   })
 
-  /** The tree of commit `sha`. */
-  const treeOf = (sha: string) => git(["rev-parse", "--verify", `${sha}^{tree}`]).pipe(Effect.map((s) => s.trim()))
-
   /**
-   * The commit that leaves the machine (issue 31): the agent's final tree on `parent`, by usine's identity, with
-   * usine's message, authored and committed at `at` (the Attempt's start, ms): the same inputs make the same sha,
-   * so a harvest run again after a restart builds the commit it recorded before. Nothing of the agent's own commits
-   * (message, author, dates, parents) is in it.
+   * What the collected `head` (of tree `tree`) holds since `baseSha`, in one process (issue 31): the merge-base and
+   * the commits since it, oldest first. With `build`, the commit that leaves the machine: the agent's final tree on
+   * `build.parent` (the merge-base when absent), by usine's identity, with usine's message, authored and committed
+   * at `build.at` (ms), so the same inputs make the same sha and a harvest run again after a restart builds the
+   * commit it recorded before; nothing of the agent's own commits (message, author, dates, parents) is in it.
+   * `undefined` when the tree is the parent's. With `build.subjects`, the `<short sha> <subject>` lines of the
+   * agent's commits since that parent, read from a file of the harvest repository: none when git could not list
+   * them or they are larger than usine reads.
    */
-  const buildCommit = (input: { readonly tree: string; readonly parent: string; readonly message: string; readonly at: number }) => {
-    const date = `@${Math.floor(input.at / 1000)} +0000`
-    return git(["commit-tree", input.tree, "-p", input.parent, "-m", input.message], {
-      ...identity,
-      GIT_AUTHOR_DATE: date,
-      GIT_COMMITTER_DATE: date
-    }).pipe(Effect.map((s) => s.trim()))
-  }
-
-  /** The newest commit both `a` and `b` have: the diff base even when the base branch moved on since. */
-  const mergeBase = (a: string, b: string) => git(["merge-base", a, b]).pipe(Effect.map((s) => s.trim()))
-
-  /** Commits of `head` not in `base`, oldest first. */
-  const commitsSince = (base: string, head: string) =>
-    git(["rev-list", "--reverse", `${base}..${head}`]).pipe(Effect.map((out) => out.split("\n").filter((line) => line !== "")))
+  const workSince = Effect.fn("AttemptGit.workSince")(function* (input: {
+    readonly head: string
+    readonly tree: string
+    readonly baseSha: string
+    readonly build?: { readonly parent?: string | undefined; readonly message: string; readonly at: number; readonly subjects: boolean }
+  }) {
+    const { build } = input
+    const subjectsFile = path.join(harvestRepo, "usine-subjects")
+    const wantSubjects = build?.subjects === true
+    const out = yield* runGitScript(
+      transport,
+      "work-since",
+      workSinceScript,
+      [input.baseSha, input.head, input.tree, build?.parent ?? "", build?.message ?? "", wantSubjects ? subjectsFile : ""],
+      { timeoutMs, env: { GIT_DIR: harvestRepo, ...(build === undefined ? {} : commitEnv(build.at)) } }
+    )
+    const lines = out.split("\n").filter((line) => line !== "")
+    const base = lines[0]?.startsWith("base ") === true ? lines[0].slice("base ".length) : ""
+    const commits = lines.slice(1).filter((line) => SHA.test(line))
+    const builtLine = lines.find((line) => line.startsWith("built "))?.slice("built ".length)
+    const malformed = !SHA.test(base) || lines.length !== 1 + commits.length + (build === undefined ? 0 : 1) ||
+      (build !== undefined && (builtLine === undefined || (builtLine !== "-" && !SHA.test(builtLine))))
+    if (malformed) {
+      return yield* new GitCommandFailed({ command: "git script work-since", exitCode: 0, stderr: `unexpected output ${JSON.stringify(out.slice(0, 200))}` })
+    }
+    const built = builtLine === undefined || builtLine === "-" ? undefined : builtLine
+    if (!wantSubjects || built === undefined) return { base, commits, built, subjects: undefined }
+    const listed = yield* transport.readFile(subjectsFile, { maxBytes: EXEC_OUTPUT_BYTES + 1 })
+    const text = Option.isSome(listed) && listed.value.length <= EXEC_OUTPUT_BYTES ? Buffer.from(listed.value).toString("utf8") : ""
+    return { base, commits, built, subjects: text }
+  })
 
   /**
    * The diff the guards read: every changed file as text, binary ones too (`--text`), in git's default shape. The
@@ -184,25 +176,48 @@ export const attemptGit = (options: GitHubAccess & {
   const diff = (base: string, head: string, maxBytes?: number) =>
     git(["diff", "-M", "--text", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", base, head], undefined, maxBytes)
 
-  /** Lines added and removed per file between two commits, renames found as the guards' diff finds them. */
-  const numstat = (base: string, head: string) =>
-    git(["diff", "--numstat", "-z", "-M", "--no-color", "--no-ext-diff", "--no-textconv", base, head]).pipe(Effect.map(parseNumstat))
-
-  /** Each changed entry's modes and blob ids: where links and submodules show. */
-  const rawChanges = (base: string, head: string) =>
-    git(["diff", "--raw", "-z", "--no-renames", "--no-abbrev", base, head]).pipe(Effect.map(parseRawChanges))
+  /**
+   * What the guards read of the change from `base` to `head`, in one process (issue 31): the diff as `diff` gives it
+   * (over `maxBytes`: `GitCommandFailed` with `outputDropped`), each changed entry as `rawChanges` gives it (over
+   * `EXEC_OUTPUT_BYTES`: the same), and with `counted`, the lines added and removed per file as `numstat` gives them,
+   * `undefined` when git could not count them.
+   */
+  const readChange = Effect.fn("AttemptGit.readChange")(function* (base: string, head: string, options: { readonly maxBytes?: number | undefined; readonly counted: boolean }) {
+    const rawFile = path.join(harvestRepo, "usine-raw")
+    const numstatFile = path.join(harvestRepo, "usine-numstat")
+    const diff = yield* runGitScript(
+      transport,
+      "change",
+      changeScript,
+      [base, head, rawFile, options.counted ? numstatFile : "", String(EXEC_OUTPUT_BYTES)],
+      { timeoutMs, env: { GIT_DIR: harvestRepo }, ...(options.maxBytes === undefined ? {} : { maxOutputBytes: options.maxBytes }) }
+    ).pipe(
+      Effect.catchTag("GitCommandFailed", (error) => {
+        if (error.step !== "raw-size") return Effect.fail(error)
+        const bytes = Number(/usine-raw-bytes (\d+)/.exec(error.stderr)?.[1] ?? EXEC_OUTPUT_BYTES + 1)
+        return Effect.fail(new GitCommandFailed({ ...error, stderr: `its list of changed files is larger than usine reads`, outputDropped: bytes - EXEC_OUTPUT_BYTES }))
+      })
+    )
+    // Past the cap is no answer, as a cut output is none for `runGit`; the script refused a list of entries that long.
+    const text = (file: string) =>
+      transport.readFile(file, { maxBytes: EXEC_OUTPUT_BYTES + 1 }).pipe(
+        Effect.map(Option.filterMap((bytes) => bytes.length > EXEC_OUTPUT_BYTES ? Option.none() : Option.some(Buffer.from(bytes).toString("utf8"))))
+      )
+    const raw = yield* text(rawFile)
+    if (Option.isNone(raw)) return yield* new GitCommandFailed({ command: "git diff --raw", exitCode: 0, stderr: "its output is missing" })
+    const counts = options.counted ? yield* text(numstatFile) : Option.none()
+    return { diff, changes: parseRawChanges(raw.value), counts: Option.getOrUndefined(Option.map(counts, parseNumstat)) }
+  })
 
   /** A blob's bytes (a link's target), at most `maxBytes`. */
   const blob = (sha: string) => git(["cat-file", "blob", sha])
 
-  const log = (args: ReadonlyArray<string>) => git(["log", ...args])
-
-  /** Keeps the collected head in the mirror under `ref`, so a later Attempt can start from it without GitHub. */
-  const keepInMirror = (ref: string) => mirror.takeRef(harvestRepo, COLLECTED, ref)
-
-  /** Keeps commit `sha` of the harvest repository in the mirror under `ref`, where a later harvest of the Attempt finds it. */
+  /**
+   * Keeps commit `sha` of the harvest repository in the mirror under `ref`, where a later harvest of the Attempt
+   * finds it: one fetch of that commit by its id (a sha the daemon built), no ref of the harvest repository needed.
+   */
   const keepCommit = (sha: string, ref: string) =>
-    git(["update-ref", KEPT, sha]).pipe(Effect.zipRight(mirror.takeRef(harvestRepo, KEPT, ref)))
+    mirror.git(["-c", "uploadpack.allowAnySHA1InWant=true", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", harvestRepo, `+${sha}:${ref}`]).pipe(Effect.asVoid)
 
   /** Whether the harvest repository, or the start it borrows from, holds the commit `sha`. */
   const hasCommit = (sha: string) =>
@@ -241,7 +256,7 @@ export const attemptGit = (options: GitHubAccess & {
     return network(["push", "--quiet", "--no-verify", ...flags, cloneUrl, `${sha}:${ref}`]).pipe(Effect.asVoid)
   }
 
-  return { mirror, collect, treeOf, buildCommit, identity: author, mergeBase, commitsSince, diff, numstat, rawChanges, blob, log, keepInMirror, keepCommit, hasCommit, takeFromMirror, remoteSha, push }
+  return { mirror, collect, workSince, readChange, identity: author, diff, blob, keepCommit, hasCommit, takeFromMirror, remoteSha, push }
 }
 
 export type AttemptGit = ReturnType<typeof attemptGit>

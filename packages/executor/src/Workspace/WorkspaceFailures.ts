@@ -27,6 +27,8 @@ export class GitCommandFailed extends Data.TaggedError("GitCommandFailed")<{
   readonly stderr: string
   /** Bytes of output past what usine reads: the command's answer was too large to take (ADR 0085). */
   readonly outputDropped?: number
+  /** The step of a script of git commands (`runGitScript`) that failed: which command `command` is. */
+  readonly step?: string
 }> {
   override get message() {
     return `${this.command} exited with ${this.exitCode}: ${this.stderr.trim().split("\n").slice(-3).join(" / ")}`

@@ -64,31 +64,27 @@ interface RunGitOptions {
   readonly maxOutputBytes?: number
 }
 
+/** The `-c` settings of every daemon git command: `DAEMON_GIT_CONFIG`, and the one network scheme it may use. */
+export const daemonGitConfig = (allowScheme?: "http" | "https"): ReadonlyArray<string> => [
+  ...DAEMON_GIT_CONFIG,
+  ...(["http", "https"] as const).map((scheme) => `protocol.${scheme}.allow=${allowScheme === scheme ? "always" : "never"}`)
+]
+
 /**
- * The argv of a daemon git command: `env -i` keeps only the host's `PATH` (read by the host's shell, so an SSH
- * Worker's own) and the fixed variables above, whatever the transport passes on.
+ * `argv` run with the environment of a daemon git command: `env -i` keeps only the host's `PATH` (read by the
+ * host's shell, so an SSH Worker's own) and the fixed variables above, whatever the transport passes on.
  */
-const daemonGitArgv = (args: ReadonlyArray<string>, options: RunGitOptions = {}): ReadonlyArray<string> => {
-  const env = { ...DAEMON_GIT_ENV, ...options.env }
-  const assignments = Object.entries(env).map(([name, value]) => {
+export const daemonEnvArgv = (argv: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}): ReadonlyArray<string> => {
+  const assignments = Object.entries({ ...DAEMON_GIT_ENV, ...env }).map(([name, value]) => {
     if (!VARIABLE.test(name) || value.includes("\0")) throw new Error(`invalid git variable ${JSON.stringify(name)}`)
     return `${name}=${value}`
   })
-  const config = [
-    ...DAEMON_GIT_CONFIG,
-    ...(["http", "https"] as const).map((scheme) => `protocol.${scheme}.allow=${options.allowScheme === scheme ? "always" : "never"}`)
-  ]
-  return [
-    "/bin/sh",
-    "-c",
-    'exec env -i PATH="$PATH" "$@"',
-    "usine-git",
-    ...assignments,
-    "git",
-    ...config.flatMap((setting) => ["-c", setting]),
-    ...args
-  ]
+  return ["/bin/sh", "-c", 'exec env -i PATH="$PATH" "$@"', "usine-git", ...assignments, ...argv]
 }
+
+/** The argv of a daemon git command. */
+const daemonGitArgv = (args: ReadonlyArray<string>, options: RunGitOptions = {}): ReadonlyArray<string> =>
+  daemonEnvArgv(["git", ...daemonGitConfig(options.allowScheme).flatMap((setting) => ["-c", setting]), ...args], options.env)
 
 /**
  * `http` or `https` for a GitHub URL, `undefined` for an absolute path on the Worker (a local repository: the
