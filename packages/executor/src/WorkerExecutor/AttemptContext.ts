@@ -18,6 +18,7 @@ import { mirrorFolderName } from "../Workspace/WorkspacePaths"
 import { startRepoOf } from "../Workspace/startRepo"
 import type { ConfinementSettings } from "../Sandbox/Confinement"
 import type { AttemptJournal } from "./AttemptJournal"
+import type { ModelTunnelLost } from "./proxyTunnel"
 import type { TranscriptCursor } from "./TranscriptCursor"
 
 /** One Worker as the executor holds it: its transport, its workspace root, its sessions. */
@@ -28,8 +29,6 @@ export interface WorkerHandle {
   readonly sessions: DurableSession.DurableSession
   /** How its agents and `verify` commands are confined now (ADR 0054): a reload may change it in place (ADR 0077). */
   readonly sandbox: () => WorkerSandbox
-  /** Whether the Worker is on the daemon's host, where an Attempt's model proxy can be reached (ADR 0086). */
-  readonly local?: boolean
   /** The uid and limits of its sandboxes now (ADR 0084), asked at each use like `sandbox`. */
   readonly confinement: () => ConfinementSettings
 }
@@ -61,8 +60,11 @@ export interface AttemptContext {
   readonly worktree: string
   readonly journal: AttemptJournal
   readonly cursor: TranscriptCursor
-  /** The Attempt's model proxy (ADR 0086): the CLI's base URL when its Agent has a `provider` on a local Worker. */
-  readonly modelProxy?: { readonly baseUrl: string }
+  /**
+   * The Attempt's model proxy (ADR 0086): the CLI's base URL when its Agent has a `provider`; `lost` fails when the
+   * tunnel that carries it to a Worker on another host closed for good (ADR 0097), and never completes otherwise.
+   */
+  readonly modelProxy?: { readonly baseUrl: string; readonly lost: Effect.Effect<never, ModelTunnelLost> }
 }
 
 /** Turn N's own folder (stream, exit status, stdin, inbox, harness files), inside the Attempt's folder. */

@@ -51,7 +51,6 @@ export const AttemptLocator = {
               sessions: DurableSession.make(config.transport),
               // Asked at each use: a reload may change it without replacing the Worker.
               sandbox: () => config.sandbox ?? "bubblewrap",
-              local: config.local !== false,
               confinement: () => config.confinement ?? DEFAULT_CONFINEMENT
             }
             opened.set(config, handle)
