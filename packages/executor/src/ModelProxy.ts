@@ -31,6 +31,8 @@ interface ModelProxy {
   /** The base URL the CLI is given: plain HTTP on the daemon's loopback, the provider's path kept. */
   readonly baseUrl: string
   readonly port: number
+  /** The provider's path, which the base URL keeps (`/v1`), or empty. */
+  readonly basePath: string
   /** One entry per answered model request, in the order they ended. */
   readonly metered: Queue.Dequeue<MeteredResponse>
 }
@@ -158,5 +160,5 @@ export const startModelProxy = (options: {
       })
     )
     const basePath = provider.pathname === "/" ? "" : provider.pathname.replace(/\/$/, "")
-    return { baseUrl: `http://127.0.0.1:${port}${basePath}`, port, metered }
+    return { baseUrl: `http://127.0.0.1:${port}${basePath}`, port, basePath, metered }
   })

@@ -5,6 +5,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as ShellTransport from "./ShellTransport"
+import * as SshReverseForward from "./SshReverseForward"
 import { runProcess } from "./runProcess"
 import { HostOperationFailed, WorkerUnreachable, type WorkerTransportShape } from "./WorkerTransport"
 
@@ -24,7 +25,8 @@ const SSH_FAILED = 255
  * A Worker reached with the system OpenSSH client (ADR 0015): the user's config, agent and known_hosts, one
  * multiplexed connection per Worker, and `StrictHostKeyChecking=yes` so a changed or unknown host key fails closed.
  * A failed connection is `WorkerUnreachable`, never an agent failure, and never falls back to local execution.
- * The scope's end closes the shared connection.
+ * The scope's end closes the shared connection. Its reverse forwards (an Attempt's model proxy, ADR 0097) each have a
+ * connection of their own.
  */
 export const make = (worker: SshWorker): Effect.Effect<WorkerTransportShape, HostOperationFailed, Scope.Scope> =>
   Effect.gen(function* () {
@@ -51,7 +53,7 @@ export const make = (worker: SshWorker): Effect.Effect<WorkerTransportShape, Hos
         execFile("ssh", [...base, "-O", "exit", host], { env: childEnvironment() }, () => resume(Effect.void))
       })
     )
-    return ShellTransport.make({
+    const shell = ShellTransport.make({
       host,
       run: (script, options) =>
         runProcess(host, {
@@ -69,4 +71,5 @@ export const make = (worker: SshWorker): Effect.Effect<WorkerTransportShape, Hos
       argvFor: (commandLine) => ["ssh", ...base, host, commandLine],
       unreachableExit: SSH_FAILED
     })
+    return { ...shell, reverseForward: SshReverseForward.make(worker) }
   })

@@ -12,8 +12,6 @@ export interface WorkerEntry {
   readonly root: string
   /** How its agents and `verify` commands are confined (ADR 0054); `bubblewrap` when absent. */
   readonly sandbox?: WorkerSandbox | undefined
-  /** False for a Worker on another host (ssh): the daemon's loopback, where its model proxy listens, is not there. */
-  readonly local?: boolean | undefined
   /** The uid a root daemon's sandbox switches to and the limits (ADR 0084); the defaults when absent. */
   readonly confinement?: ConfinementSettings | undefined
 }

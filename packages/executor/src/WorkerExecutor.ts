@@ -99,10 +99,20 @@ export const make = (options: WorkerExecutorOptions) =>
           redactor: settings.redactor,
           deliver: request.onTranscript
         })
-        const proxy = yield* attemptModelProxy({ settings, worker, request, agent, ...prepared })
+        const proxy = yield* attemptModelProxy({ settings, worker, request, agent, ...prepared }).pipe(
+          // A session left running by an earlier daemon whose model cannot be had again is ended, its work salvaged.
+          Effect.tapError((error) =>
+            request.reattach && (error._tag === "InfraFailure" || error._tag === "ModelProxyNotStarted")
+              ? abandonAttempt(settings, worker, prepared.attemptDir).pipe(
+                Effect.zipRight(worker.workspace.remove(prepared.attemptDir)),
+                Effect.ignoreLogged
+              )
+              : Effect.void
+          )
+        )
         const ctx: AttemptContext = {
           settings, worker, request, agent, harness, ...prepared, cursor,
-          ...(proxy === undefined ? {} : { modelProxy: { baseUrl: proxy.baseUrl } })
+          ...(proxy === undefined ? {} : { modelProxy: { baseUrl: proxy.baseUrl, lost: proxy.lost } })
         }
         const judgeName = request.policy.judge
         const judgeAgent = judgeName === undefined ? undefined : options.agent(judgeName)

@@ -111,7 +111,7 @@ export const makeWorkerPool = (place: WorkerPlace) =>
           yield* announceSandbox(name, worker.sandbox, transport)
           return { transport, root }
         }).pipe(Scope.extend(scope), Effect.onError(() => Scope.close(scope, Exit.void)))
-        const entry: Entry = { ...opened, name, sandbox: worker.sandbox, local: worker.type !== "ssh", confinement: confinementOf(worker), identity: identityOf(worker), scope, active: 0, retired: false }
+        const entry: Entry = { ...opened, name, sandbox: worker.sandbox, confinement: confinementOf(worker), identity: identityOf(worker), scope, active: 0, retired: false }
         current.set(name, entry)
         return entry
       })

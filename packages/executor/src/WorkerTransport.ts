@@ -1,5 +1,6 @@
 import { Context, Data, type Effect, type Option, type Scope } from "effect"
 import type { ProcStat } from "./ProcStat"
+import type { OpenReverseForward } from "./ReverseForward"
 
 /** The most of each output of a command the daemon keeps, from its end, when the command does not say (ADR 0085). */
 export const EXEC_OUTPUT_BYTES = 16 * 1024 * 1024
@@ -112,6 +113,11 @@ export interface WorkerTransportShape {
    * `Some` with the note of the process that holds it already.
    */
   readonly lockFile: (path: string, note: string) => Effect.Effect<Option.Option<string>, TransportError, Scope.Scope>
+  /**
+   * Makes a port of the daemon's loopback reachable on the host's loopback (ADR 0097); absent when the host is the
+   * daemon's own, whose loopback is the daemon's.
+   */
+  readonly reverseForward?: OpenReverseForward
 }
 
 /** The transport of the Worker in context; an executor with several Workers keeps one per Worker. */

@@ -54,6 +54,12 @@ export const realAgentWorld = (options: {
   readonly stallMinutes: number
   /** The daemon's `budget`, as a YAML flow mapping. */
   readonly budget?: string
+  /** The Worker is `remote`, over ssh at this host, its root still `workspaces`; the daemon's own Worker otherwise. */
+  readonly sshHost?: string
+  /** Added to the daemon's environment (a `PATH` whose `ssh` reads the test's ssh config). */
+  readonly daemonEnv?: Readonly<Record<string, string>>
+  /** The provider's key the daemon holds; `MODEL_KEY` by default (a test that looks for it machine-wide picks its own). */
+  readonly modelKey?: string
 }) =>
   Effect.gen(function* () {
     const dir = yield* scopedDir
@@ -105,10 +111,11 @@ export const realAgentWorld = (options: {
         ...(options.agentEnv === undefined ? {} : { agentEnv: options.agentEnv }),
         keyVariable: "USINE_TEST_MODEL_KEY",
         ...(options.budget === undefined ? {} : { budget: options.budget }),
+        ...(options.sshHost === undefined ? {} : { sshHost: options.sshHost }),
         loops
       })
     )
-    const usine = yield* startUsine(dir, ["up"], { USINE_TEST_MODEL_KEY: MODEL_KEY })
+    const usine = yield* startUsine(dir, ["up"], { ...options.daemonEnv, USINE_TEST_MODEL_KEY: options.modelKey ?? MODEL_KEY })
     const boardUrl = (yield* usine.waitFor(/board=(http:\/\/127\.0\.0\.1:\d+\/)/))[1] ?? ""
     return {
       dir,

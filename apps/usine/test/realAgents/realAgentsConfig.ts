@@ -26,6 +26,8 @@ export const realAgentsConfig = (options: {
   readonly agentEnv?: Readonly<Record<string, string>>
   readonly keyVariable: string
   readonly budget?: string
+  /** The Worker is `remote`, reached over ssh at this host (an alias of the ssh config the daemon's ssh reads). */
+  readonly sshHost?: string
   readonly loops: ReadonlyArray<RealAgentLoop>
 }) => `github:
   token: ${options.token}
@@ -45,7 +47,9 @@ agents:${options.loops.map((loop) => `
       options.agentEnv === undefined ? "" : `
     env: ${JSON.stringify(options.agentEnv)}`}`).join("")}
 workers:
-  local:
+  ${options.sshHost === undefined ? "local:" : `remote:
+    type: ssh
+    host: ${options.sshHost}`}
     max_concurrent_attempts: ${options.loops.length}
     root: ${JSON.stringify(options.workspaces)}
 loops:${options.loops.map((loop) => `

@@ -35,7 +35,7 @@ const SCRIPT: ModelScript = {
 }
 
 /** Ends the tool call waiting for `name` in the Attempt's worktree. */
-const release = (w: RealAgentWorld, attemptId: string, name: string) =>
+export const release = (w: RealAgentWorld, attemptId: string, name: string) =>
   Effect.sync(() => writeFileSync(join(w.workspaces, "attempts", attemptId.replaceAll("/", "_"), "worktree", name), ""))
 
 interface Intervened {
@@ -47,7 +47,7 @@ interface Intervened {
 export const runView = (w: { readonly boardUrl: string }, runId: string) => board<RunView>(w.boardUrl, `/api/runs/${runId}`)
 
 /** The Run's open Attempt once its transcript shows a call of `command`. */
-const whenRunning = (w: { readonly boardUrl: string }, runId: string, command: string) =>
+export const whenRunning = (w: { readonly boardUrl: string }, runId: string, command: string) =>
   eventually(
     `the agent runs ${command}`,
     Effect.map(runView(w, runId).pipe(Effect.orElseSucceed(() => undefined)), (view) =>

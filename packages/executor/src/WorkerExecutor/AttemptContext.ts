@@ -15,6 +15,7 @@ import { mirrorFolderName } from "../Workspace/WorkspacePaths"
 import { startRepoOf } from "../Workspace/startRepo"
 import type { AttemptJournal } from "./AttemptJournal"
 import type { ExecutorWorker } from "./ExecutorWorker"
+import type { ModelTunnelLost } from "./proxyTunnel"
 import type { TranscriptCursor } from "./TranscriptCursor"
 
 /** What every Attempt of this executor shares. */
@@ -44,8 +45,11 @@ export interface AttemptContext {
   readonly worktree: string
   readonly journal: AttemptJournal
   readonly cursor: TranscriptCursor
-  /** The Attempt's model proxy (ADR 0086): the CLI's base URL when its Agent has a `provider` on a local Worker. */
-  readonly modelProxy?: { readonly baseUrl: string }
+  /**
+   * The Attempt's model proxy (ADR 0086): the CLI's base URL when its Agent has a `provider`; `lost` fails when the
+   * tunnel that carries it to a Worker on another host closed for good (ADR 0097), and never completes otherwise.
+   */
+  readonly modelProxy?: { readonly baseUrl: string; readonly lost: Effect.Effect<never, ModelTunnelLost> }
 }
 
 /** Turn N's own folder (stream, exit status, stdin, inbox, harness files), inside the Attempt's folder. */

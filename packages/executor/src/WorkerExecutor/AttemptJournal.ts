@@ -35,7 +35,8 @@ export class TurnEndEntry extends Schema.TaggedClass<TurnEndEntry>()("turnEnd", 
   lines: Schema.Number,
   exitCode: Schema.NullOr(Schema.Number),
   signal: Schema.NullOr(Schema.String),
-  limit: Schema.optional(Schema.Literal("stalled", "runaway", "vanished")),
+  /** A limit that ended the turn; `disconnected`: the model proxy's tunnel was lost (ADR 0097). */
+  limit: Schema.optional(Schema.Literal("stalled", "runaway", "vanished", "disconnected")),
   detail: Schema.optionalWith(Schema.String, { default: () => "" })
 }) {}
 

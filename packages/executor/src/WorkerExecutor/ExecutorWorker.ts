@@ -17,8 +17,6 @@ export interface ExecutorWorker {
   readonly sessions: DurableSession.DurableSession
   /** How its agents and `verify` commands are confined now (ADR 0054): a reload may change it in place (ADR 0077). */
   readonly sandbox: () => WorkerSandbox
-  /** Whether the Worker is on the daemon's host, where an Attempt's model proxy can be reached (ADR 0086). */
-  readonly local?: boolean
   /** The uid and limits of its sandboxes now (ADR 0084), asked at each use like `sandbox`. */
   readonly confinement: () => ConfinementSettings
 }
@@ -33,7 +31,6 @@ export const ExecutorWorker = {
       sessions: DurableSession.make(entry.transport),
       // Asked at each use: a reload may change it without replacing the Worker.
       sandbox: () => entry.sandbox ?? "bubblewrap",
-      local: entry.local !== false,
       confinement: () => entry.confinement ?? DEFAULT_CONFINEMENT
     }))
 }

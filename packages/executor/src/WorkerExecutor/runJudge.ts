@@ -114,13 +114,20 @@ export const runJudge = Effect.fn("WorkerExecutor.runJudge")(function* (
       }),
       Effect.catchAllDefect((defect) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name} could not start`, evidence: String(defect) })))
     )
-    const followed = yield* worker.sessions.follow(record, { pollInterval: ctx.settings.pollInterval }).pipe(
+    const follow = worker.sessions.follow(record, { pollInterval: ctx.settings.pollInterval })
+    const followed = yield* (proxy === undefined ? follow : Stream.interruptWhen(follow, proxy.lost)).pipe(
       Stream.runCollect,
       Effect.map(Chunk.toReadonlyArray),
       Effect.catchTags({
         SessionStalled: (error) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name} stalled`, evidence: error.message })),
         SessionRanAway: (error) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name} ran away`, evidence: error.message })),
-        SessionVanished: (error) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name}'s session was lost`, evidence: error.message }))
+        SessionVanished: (error) => Effect.fail(new InfraFailure({ reason: `the judge ${judge.name}'s session was lost`, evidence: error.message })),
+        // The judge cannot reach its model any more (ADR 0097): it is stopped, and the round fails as infrastructure.
+        ModelTunnelLost: (error) =>
+          worker.sessions.stop(record, { graceMs: ctx.settings.stopGraceMs }).pipe(
+            Effect.ignore,
+            Effect.zipRight(Effect.fail(new InfraFailure({ reason: `the judge ${judge.name} was cut off from its model: ${error.message}`, evidence: "" })))
+          )
       })
     )
     yield* worker.sessions.stop(record, { graceMs: ctx.settings.stopGraceMs }).pipe(Effect.ignore)

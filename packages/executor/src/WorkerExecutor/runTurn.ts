@@ -16,6 +16,7 @@ import { OperatorMessage } from "./OperatorMessage"
 import { feedCloser } from "./feedCloser"
 import { agentSandbox } from "./attemptSandbox"
 import { journalRows } from "./journalRows"
+import type { ModelTunnelLost } from "./proxyTunnel"
 import { withStderrTail } from "./stderrTail"
 
 const isTransportError = (error: { readonly _tag: string }): error is TransportError =>
@@ -36,6 +37,8 @@ const streamFailureOf = (ctx: AttemptContext, end: TurnEndEntry, parser: StreamP
       return new RunawayFailure({ reason: `the agent ran away: ${end.detail}`, evidence, minutes: ctx.request.policy.maxAttemptMinutes ?? 0 })
     case "vanished":
       return new InfraFailure({ reason: `the agent's session was lost: ${end.detail}`, evidence })
+    case "disconnected":
+      return new InfraFailure({ reason: `the agent was cut off from its model: ${end.detail}`, evidence })
     case undefined:
       return ctx.harness.exitFailure(end.exitCode, end.signal, parser)
   }
@@ -139,7 +142,11 @@ export const runTurn = Effect.fn("WorkerExecutor.runTurn")(function* (
     ...(Option.isNone(ended) && stallMinutes !== undefined ? { stallMs: stallMinutes * 60_000 } : {}),
     ...(Option.isNone(ended) && maxMinutes !== undefined ? { maxAttemptMs: Math.max(1, maxMinutes * 60_000 - elapsedAtStart) } : {})
   })
-  const result = yield* (Option.isSome(ended) ? Stream.take(follow, ended.value.lines) : follow).pipe(
+  // A tunnel to the model proxy lost for good ends the turn (ADR 0097): the agent cannot reach its model any more.
+  const followed = Option.isSome(ended)
+    ? Stream.take(follow, ended.value.lines)
+    : ctx.modelProxy === undefined ? follow : Stream.interruptWhen(follow, ctx.modelProxy.lost)
+  const result = yield* followed.pipe(
     Stream.runForEachChunk((chunk) =>
       Effect.gen(function* () {
         const at = yield* Clock.currentTimeMillis
@@ -175,9 +182,15 @@ export const runTurn = Effect.fn("WorkerExecutor.runTurn")(function* (
   )
   let end: TurnEndEntry
   if (Either.isLeft(result)) {
-    const error = result.left as SessionStalled | SessionRanAway | SessionVanished
+    const error = result.left as SessionStalled | SessionRanAway | SessionVanished | ModelTunnelLost
     if (error._tag !== "SessionVanished") yield* stop
-    const limit = error._tag === "SessionStalled" ? "stalled" : error._tag === "SessionRanAway" ? "runaway" : "vanished"
+    const limit = error._tag === "SessionStalled"
+      ? "stalled"
+      : error._tag === "SessionRanAway"
+      ? "runaway"
+      : error._tag === "ModelTunnelLost"
+      ? "disconnected"
+      : "vanished"
     end = new TurnEndEntry({ at, turn: turn.turn, lines, exitCode: null, signal: null, limit, detail: error.message })
   } else {
     yield* placeNew
