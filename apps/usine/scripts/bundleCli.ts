@@ -29,8 +29,9 @@ export const bundleCli = async (outfile: string = CLI_BUNDLE): Promise<{ readonl
     outfile: partial,
     external: EXTERNAL,
     tsconfig: fileURLToPath(new URL("../../../tsconfig.base.json", import.meta.url)),
-    // Some bundled CommonJS packages call `require` for Node's own modules.
-    banner: { js: "import { createRequire as usineCreateRequire } from 'node:module'; const require = usineCreateRequire(import.meta.url);" },
+    // Run as a program by the package's `bin` (ADR 0095); some bundled CommonJS packages call `require` for Node's own
+    // modules.
+    banner: { js: "#!/usr/bin/env node\nimport { createRequire as usineCreateRequire } from 'node:module'; const require = usineCreateRequire(import.meta.url);" },
     metafile: true,
     logLevel: "warning"
   })

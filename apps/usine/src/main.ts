@@ -2,6 +2,7 @@ import { Command } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { defaultTeardown } from "@effect/platform/Runtime"
 import { Effect } from "effect"
+import { version } from "../package.json"
 import { check } from "./commands/check"
 import { demo } from "./commands/demo"
 import { doctor } from "./commands/doctor"
@@ -13,7 +14,7 @@ import { reportFailure } from "./reportFailure"
 
 const usine = Command.make("usine").pipe(Command.withSubcommands([up, demo, status, check, init, sim, doctor]))
 
-const cli = Command.run(usine, { name: "usine", version: "0.0.0" })
+const cli = Command.run(usine, { name: "usine", version })
 
 cli(process.argv).pipe(
   reportFailure,
