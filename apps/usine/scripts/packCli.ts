@@ -19,7 +19,8 @@ const root = fileURLToPath(new URL("../../..", import.meta.url))
 const PACKAGE_DIR = join(app, "dist", "package")
 
 /** Where the bundle sits in the package: two folders down, as in the app, so `../../demo` is the demo's folder. */
-const BUNDLE = "dist/cli/usine.mjs"
+const BUNDLE_DIR = "dist/cli"
+const BUNDLE = `${BUNDLE_DIR}/usine.mjs`
 
 /**
  * What the bundle loads from `node_modules` at run time: the ledger's native driver, the GraphQL schema (it reads
@@ -43,19 +44,20 @@ const installedVersion = (name: string): string => {
 }
 
 /**
- * The files the bundle reads beside itself (`new URL("<relative>", import.meta.url)`): each must land inside the
- * package and be in it, or the installed CLI would look for a clone's files.
+ * The files the bundle reads beside itself (`new URL("<relative>", import.meta.url)` in the entry or a chunk): each
+ * must land inside the package and be in it, or the installed CLI would look for a clone's files.
  */
-const checkBundlePaths = (bundle: string): ReadonlyArray<string> => {
-  const text = readFileSync(bundle, "utf8")
-  if (text.includes(root)) throw new Error(`${bundle} names the workspace (${root}): it would read the clone at run time`)
-  const targets = [...text.matchAll(/new URL\("([^"]+)", import\.meta\.url\)/g)].map((match) => resolve(join(bundle, ".."), match[1]!))
-  for (const target of targets) {
-    const inside = relative(PACKAGE_DIR, target)
-    if (inside.startsWith("..")) throw new Error(`the bundle reads ${target}, outside the package`)
-    if (!existsSync(target)) throw new Error(`the bundle reads ${inside}, which the package does not hold`)
+const checkBundlePaths = (dir: string): void => {
+  for (const file of readdirSync(dir).map((name) => join(dir, name))) {
+    const text = readFileSync(file, "utf8")
+    if (text.includes(root)) throw new Error(`${file} names the workspace (${root}): it would read the clone at run time`)
+    for (const match of text.matchAll(/new URL\("([^"]+)", import\.meta\.url\)/g)) {
+      const target = resolve(dir, match[1]!)
+      const inside = relative(PACKAGE_DIR, target)
+      if (inside.startsWith("..")) throw new Error(`${file} reads ${target}, outside the package`)
+      if (!existsSync(target)) throw new Error(`${file} reads ${inside}, which the package does not hold`)
+    }
   }
-  return targets.map((target) => relative(PACKAGE_DIR, target))
 }
 
 interface NpmPacked {
@@ -76,6 +78,8 @@ export interface PackedCli {
   readonly version: string
   readonly bytes: number
   readonly unpackedBytes: number
+  /** What `usine --version` loads: the bundle's entry and the chunks it imports statically. */
+  readonly startupBytes: number
   readonly ms: number
 }
 
@@ -84,10 +88,8 @@ export const packCli = async (out: string = root): Promise<PackedCli> => {
   const { version } = readManifest(join(app, "package.json"))
   const engines = readManifest(join(root, "package.json")).engines ?? {}
   rmSync(PACKAGE_DIR, { recursive: true, force: true })
-  mkdirSync(join(PACKAGE_DIR, "dist", "cli"), { recursive: true })
-  const bundle = join(PACKAGE_DIR, BUNDLE)
-  await bundleCli(bundle)
-  chmodSync(bundle, 0o755)
+  const built = await bundleCli(join(PACKAGE_DIR, BUNDLE_DIR))
+  chmodSync(built.file, 0o755)
   cpSync(join(app, "demo"), join(PACKAGE_DIR, "demo"), { recursive: true })
   cpSync(join(root, "README.md"), join(PACKAGE_DIR, "README.md"))
   for (const license of ["LICENSE", "LICENSE.md"]) {
@@ -104,7 +106,7 @@ export const packCli = async (out: string = root): Promise<PackedCli> => {
     dependencies: Object.fromEntries(RUNTIME_DEPENDENCIES.map((name) => [name, installedVersion(name)]))
   }
   writeFileSync(join(PACKAGE_DIR, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`)
-  checkBundlePaths(bundle)
+  checkBundlePaths(join(PACKAGE_DIR, BUNDLE_DIR))
   mkdirSync(out, { recursive: true })
   const [packed] = JSON.parse(
     execFileSync("npm", ["pack", "--json", "--pack-destination", out], { cwd: PACKAGE_DIR, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
@@ -112,7 +114,7 @@ export const packCli = async (out: string = root): Promise<PackedCli> => {
   const tarball = join(out, packed!.filename)
   const dropped = filesUnder(PACKAGE_DIR).filter((file) => !packed!.files.some((entry) => entry.path === file))
   if (dropped.length > 0) throw new Error(`npm pack left out ${dropped.join(", ")} (it never packs .gitignore or .npmrc files)`)
-  return { tarball, version, bytes: statSync(tarball).size, unpackedBytes: packed!.unpackedSize, ms: Date.now() - started }
+  return { tarball, version, bytes: statSync(tarball).size, unpackedBytes: packed!.unpackedSize, startupBytes: built.startupBytes, ms: Date.now() - started }
 }
 
 const outOption = (argv: ReadonlyArray<string>): string | undefined => {

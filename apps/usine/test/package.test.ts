@@ -27,6 +27,9 @@ describe("the usine package", () => {
       mkdirSync(elsewhere)
       const packed = yield* Effect.promise(() => packCli(dir))
       assert.match(packed.tarball, /usine-\d+\.\d+\.\d+\.tgz$/)
+      // Each command's work is a chunk loaded when it runs (ADR 0095): the daemon, the Board, the emulator and the
+      // config's compilers (some 4 MB) stay out of what every start reads; @effect/cli and the effect it needs are 1.8 MB.
+      assert.isBelow(packed.startupBytes, 2_500_000, "what usine loads before a command runs")
 
       const installStarted = Date.now()
       yield* Effect.promise(() =>
@@ -42,8 +45,10 @@ describe("the usine package", () => {
       )
 
       const usine = join(prefix, "bin", "usine")
+      const versionStarted = Date.now()
       const version = yield* Effect.promise(() => run(usine, ["--version"], { cwd: elsewhere, env: plainEnv() }))
       assert.strictEqual(version.stdout.trim(), packed.version)
+      console.log(`usine --version from the package: ${Date.now() - versionStarted} ms (once, cold)`)
 
       const port = yield* freePort
       const demoStarted = Date.now()
