@@ -3,9 +3,10 @@
  * from the sources (tsx, as a contributor's `bin/usine.js`), from the bundle in the clone, and from an installed
  * package when `--installed <prefix>/bin/usine` names one; `node -e 0` beside them says what the machine's load costs
  * a bare Node. Each figure is the median and the fastest of `--runs` starts (default 15), with the median CPU time
- * (user + system) and peak RSS that `/usr/bin/time` reports.
+ * (user + system) and peak RSS that `/usr/bin/time` reports. `--before <bundle>` adds another build of the CLI to compare
+ * with (it must sit where it resolves better-sqlite3, e.g. under `apps/usine/dist/`).
  *
- *     pnpm --filter @usine/app bundle && node --import tsx bench/startup.ts [--installed <bin>] [--runs 15]
+ *     pnpm --filter @usine/app bundle && node --import tsx bench/startup.ts [--installed <bin>] [--before <bundle>] [--runs 15]
  */
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
@@ -21,6 +22,7 @@ const argument = (flag: string) => {
 }
 const runs = Number(argument("--runs") ?? "15")
 const installed = argument("--installed")
+const before = argument("--before")
 
 interface Start {
   readonly wallMs: number
@@ -57,6 +59,7 @@ if (!existsSync(bundle)) {
 const example = join(root, "usine.yaml.example")
 const variants: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
   ["sources (tsx)", [process.execPath, join(root, "apps/usine/bin/usine.js")]],
+  ...(before === undefined ? [] : [["bundle before", [process.execPath, before]] as const]),
   ["bundle in the clone", [process.execPath, bundle]],
   ...(installed === undefined ? [] : [["installed package", [installed]] as const])
 ]
