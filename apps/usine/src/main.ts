@@ -1,7 +1,9 @@
-import { Command } from "@effect/cli"
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import * as Command from "@effect/cli/Command"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { defaultTeardown } from "@effect/platform/Runtime"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
+import { version } from "../package.json"
 import { check } from "./commands/check"
 import { demo } from "./commands/demo"
 import { doctor } from "./commands/doctor"
@@ -13,7 +15,7 @@ import { reportFailure } from "./reportFailure"
 
 const usine = Command.make("usine").pipe(Command.withSubcommands([up, demo, status, check, init, sim, doctor]))
 
-const cli = Command.run(usine, { name: "usine", version: "0.0.0" })
+const cli = Command.run(usine, { name: "usine", version })
 
 cli(process.argv).pipe(
   reportFailure,

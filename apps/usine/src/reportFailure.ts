@@ -1,5 +1,7 @@
-import { ValidationError } from "@effect/cli"
-import { Cause, Effect, Option } from "effect"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { CommandFailed } from "./CommandFailed"
 
 const alreadyReported = (error: unknown) => error instanceof CommandFailed || ValidationError.isValidationError(error)

@@ -1,7 +1,9 @@
-import { Command, Options } from "@effect/cli"
-import { FileSystem } from "@effect/platform"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { execFile } from "node:child_process"
-import { Console, Effect } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
 import { CommandFailed } from "../CommandFailed"
 import { initConfig, repositoryOfRemote } from "../init/initConfig"
 

@@ -1,39 +1,8 @@
-import { Command } from "@effect/cli"
-import { Console, Effect } from "effect"
-import type { RunsView } from "@usine/board/BoardViews"
-import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
-import type { UsageView } from "@usine/board/BoardViews/usageView"
-import type { WorkerStatus } from "@usine/board/WorkerStatusFeed"
-import { startupFailed } from "../daemon/startupFailed"
-import { loadConfig } from "../loadConfig"
-import { boardUrlOf, daemonApi } from "../status/DaemonApi"
-import { formatStatus } from "../status/formatStatus"
+import * as Command from "@effect/cli/Command"
+import * as Effect from "effect/Effect"
 import { configOption } from "./up"
 
 /** `usine status`: open Runs, Needs you, today's usage and brakes, Workers and rate budget, from the daemon's JSON API. */
-export const status = Command.make("status", { config: configOption }, ({ config }) =>
-  Effect.gen(function* () {
-    const loaded = yield* loadConfig(config)
-    const get = daemonApi(loaded)
-    const [running, queued, pending, needsYou, workers, usage] = yield* Effect.all(
-      [
-        get<RunsView>("/api/runs?state=Running"),
-        get<RunsView>("/api/runs?state=Queued"),
-        get<RunsView>("/api/runs?state=Pending"),
-        get<NeedsYouView>("/api/needs-you"),
-        get<{ readonly workers: ReadonlyArray<WorkerStatus> }>("/api/workers"),
-        get<UsageView>("/api/usage")
-      ],
-      { concurrency: "unbounded" }
-    )
-    yield* Console.log(
-      formatStatus({
-        url: boardUrlOf(loaded),
-        open: [...running.page.runs, ...queued.page.runs, ...pending.page.runs],
-        needsYou,
-        workers: workers.workers,
-        usage
-      })
-    )
-  }).pipe(Effect.catchAll(startupFailed("status")))
+export const status = Command.make("status", { config: configOption }, (options) =>
+  Effect.flatMap(Effect.promise(() => import("./status/runStatus")), ({ runStatus }) => runStatus(options))
 ).pipe(Command.withDescription("Show the running daemon's open Runs, what needs you, today's usage and brakes, its Workers and rate budget."))

@@ -1,12 +1,6 @@
-import { Command, Options } from "@effect/cli"
-import { dirname, join } from "node:path"
-import { Effect } from "effect"
-import { makeRedactor } from "@usine/core/text/Redactor"
-import { planStartup } from "../daemon/StartupPlan"
-import { serveDaemon } from "../daemon/serveDaemon"
-import { startupFailed } from "../daemon/startupFailed"
-import { WorkerExecutorLayer } from "../layers/WorkerExecutorLayer"
-import { LoggingLayer } from "../layers/LoggingLayer"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
 
 export const configOption = Options.file("config").pipe(
   Options.withAlias("c"),
@@ -23,14 +17,6 @@ const jsonLogsOption = Options.boolean("json-logs").pipe(
  * failure), opens the ledger, recovers workspaces, reconciles, starts triggers, Run fibers and the Board, and runs
  * until SIGINT or SIGTERM; it exits 0 once drained.
  */
-export const up = Command.make("up", { config: configOption, jsonLogs: jsonLogsOption }, ({ config, jsonLogs }) =>
-  Effect.gen(function* () {
-    const plan = yield* planStartup(config)
-    const redactor = makeRedactor(plan.secrets)
-    yield* serveDaemon({ plan, executor: WorkerExecutorLayer(plan) }).pipe(
-      Effect.provide(
-        LoggingLayer({ json: jsonLogs, stdout: "all", folder: join(dirname(plan.ledgerFile), "logs"), redact: redactor.redact })
-      )
-    )
-  }).pipe(Effect.catchAll(startupFailed("up")))
+export const up = Command.make("up", { config: configOption, jsonLogs: jsonLogsOption }, (options) =>
+  Effect.flatMap(Effect.promise(() => import("./up/runUp")), ({ runUp }) => runUp(options))
 ).pipe(Command.withDescription("Run the daemon: poll GitHub, run agents, serve the board."))

@@ -1,12 +1,24 @@
 import { existsSync } from "node:fs"
-import { fileURLToPath } from "node:url"
+import { createRequire } from "node:module"
+import { join } from "node:path"
 import { Console, Effect } from "effect"
 import type { ModelScript } from "@usine/model-sim/ModelScript"
 import { startModelSim } from "@usine/model-sim/startModelSim"
 import { demoModelScripts } from "./demoModelScripts"
 
-/** The real Pi CLI, installed with usine (`@mariozechner/pi-coding-agent`), started with this Node. */
-export const PI_CLI = fileURLToPath(new URL("../../node_modules/@mariozechner/pi-coding-agent/dist/cli.js", import.meta.url))
+const PI_PACKAGE = "@mariozechner/pi-coding-agent"
+
+/**
+ * The real Pi CLI, installed with usine, started with this Node. Looked up in the `node_modules` folders Node searches
+ * from here (the app's in a clone, the package's own or the project's once installed, ADR 0095); the package's
+ * exports name neither its CLI nor its package.json, so the file is found by path rather than resolved.
+ */
+export const PI_CLI = join(
+  (createRequire(import.meta.url).resolve.paths(PI_PACKAGE) ?? []).map((modules) => join(modules, PI_PACKAGE)).find(existsSync) ??
+    join("node_modules", PI_PACKAGE),
+  "dist",
+  "cli.js"
+)
 
 /** Which agent the demo's Loops run: the real Pi CLI on scripted models, or the scripted stand-in (`demo/agent.mjs`). */
 type DemoAgentChoice = "pi" | "script"

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { SimControl } from "@usine/github-sim/control/SimControl"
 
 /** The demo's repository on the emulator. */

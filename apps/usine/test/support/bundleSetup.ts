@@ -6,5 +6,7 @@ import { bundleCli } from "../../scripts/bundleCli"
  */
 export const setup = async () => {
   const built = await bundleCli()
-  console.log(`usine bundled for the tests: ${(built.bytes / 1e6).toFixed(1)} MB in ${built.ms} ms`)
+  console.log(
+    `usine bundled for the tests: ${(built.bytes / 1e6).toFixed(1)} MB (${(built.startupBytes / 1e6).toFixed(1)} MB loaded at start) in ${built.ms} ms`
+  )
 }
