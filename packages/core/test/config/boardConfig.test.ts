@@ -31,7 +31,7 @@ describe("board config", () => {
   it.effect("refuses listen off loopback without a token, an unset variable counting as none", () =>
     Effect.gen(function* () {
       const message = "board.listen: the Board on 0.0.0.0 is reachable from other machines: set `board.token` " +
-        "(at least 32 characters), or listen on 127.0.0.1"
+        "(at least 32 characters) or `board.auth`, or listen on 127.0.0.1"
       assert.deepStrictEqual(yield* problemsOf("  listen: 0.0.0.0:8787"), [`6:11 ${message}`])
       assert.deepStrictEqual(yield* problemsOf("  listen: 0.0.0.0:8787\n  token: ${USINE_BOARD_TOKEN:-}"), [`6:11 ${message}`])
       const set = yield* parseConfig(withBoard("  listen: 0.0.0.0:8787\n  token: ${USINE_BOARD_TOKEN}"), { env: { USINE_BOARD_TOKEN: TOKEN } })
