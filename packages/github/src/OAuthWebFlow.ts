@@ -1,7 +1,7 @@
 import { Data, Effect, Redacted } from "effect"
 
 /** The code exchange or `GET /user` failed: GitHub's error code, or why it could not be asked. */
-export class OAuthExchangeFailed extends Data.TaggedError("OAuthExchangeFailed")<{ readonly detail: string }> {
+class OAuthExchangeFailed extends Data.TaggedError("OAuthExchangeFailed")<{ readonly detail: string }> {
   override get message() {
     return `GitHub sign-in failed: ${this.detail}`
   }

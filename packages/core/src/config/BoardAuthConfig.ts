@@ -17,7 +17,6 @@ const GitHubSignInConfig = Schema.Struct({
     return inline || file || { path: ["client_secret"], message: "set client_secret or client_secret_file: the OAuth App's client secret" }
   })
 )
-export type GitHubSignInConfig = typeof GitHubSignInConfig.Type
 
 /** How people sign in to the Board; absent: the Board token alone. */
 export const BoardAuthConfig = Schema.Struct({ github: GitHubSignInConfig })

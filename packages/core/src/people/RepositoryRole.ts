@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 
 /** A person's role on a repository, weakest first: GitHub's `role_name` for its five built-in roles. */
-export const REPOSITORY_ROLES = ["none", "read", "triage", "write", "maintain", "admin"] as const
+const REPOSITORY_ROLES = ["none", "read", "triage", "write", "maintain", "admin"] as const
 export const RepositoryRole = Schema.Literal(...REPOSITORY_ROLES)
 export type RepositoryRole = typeof RepositoryRole.Type
 

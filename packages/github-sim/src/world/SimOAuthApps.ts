@@ -33,7 +33,7 @@ export const EXCHANGE_ERRORS: Readonly<Record<ExchangeError, string>> = {
 const CODE_LIFETIME_MS = 10 * 60_000
 
 /** PKCE's S256: the base64url SHA-256 of the verifier (RFC 7636 §4.2). */
-export const s256 = (verifier: string): string => createHash("sha256").update(verifier).digest("base64url")
+const s256 = (verifier: string): string => createHash("sha256").update(verifier).digest("base64url")
 
 /**
  * A redirect URI GitHub accepts for the App: the callback's scheme, host and port, and its path or a path below it
