@@ -55,7 +55,7 @@ describe.concurrent("usine check and up on the Board's token", () => {
             assert.strictEqual(
               result.stderr.trim(),
               "usine.yaml:6:11 board.listen: the Board on 0.0.0.0 is reachable from other machines: set `board.token` " +
-                "(at least 32 characters), or listen on 127.0.0.1",
+                "(at least 32 characters) or `board.auth`, or listen on 127.0.0.1",
               command
             )
           }

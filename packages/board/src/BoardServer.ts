@@ -4,16 +4,19 @@ import { createAdaptorServer } from "@hono/node-server"
 import { Effect, FiberSet, Option, Runtime } from "effect"
 import { isLoopback } from "@usine/core/config/isLoopback"
 import { Redactor } from "@usine/core/text/Redactor"
+import { BoardAccess } from "./BoardAccess"
 import { BoardActions } from "./BoardActions"
 import { BoardRoutes } from "./BoardRoutes"
 import { allowedHosts } from "./BoardServer/allowedHosts"
 import { BoardListenFailed, BoardTokenMissing } from "./BoardServer/BoardStartFailures"
 import { makeLoginSessions } from "./BoardServer/LoginSessions"
 import { makeLoginThrottle } from "./BoardServer/LoginThrottle"
+import { makeSignInStarts } from "./BoardServer/SignInStarts"
 import { makeBoardApp } from "./BoardServer/makeBoardApp"
 import type { RunExit } from "./BoardServer/respond"
 import { BoardSettings } from "./BoardSettings"
 import { BoardViews } from "./BoardViews"
+import { GitHubSignIn } from "./GitHubSignIn"
 
 const listen = (server: Server, host: string, port: number) =>
   Effect.async<void, BoardListenFailed>((resume) => {
@@ -41,9 +44,13 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
     // The address, token and session policy are read once: they apply at the next start.
     const settings = (yield* BoardSettings).current()
     const { host } = settings.listen
-    if (!isLoopback(host) && Option.isNone(settings.token)) return yield* new BoardTokenMissing({ host })
+    if (!isLoopback(host) && Option.isNone(settings.token) && settings.signIn === undefined) {
+      return yield* new BoardTokenMissing({ host })
+    }
     const views = yield* BoardViews
     const actions = yield* BoardActions
+    const access = yield* BoardAccess
+    const signIn = yield* Effect.serviceOption(GitHubSignIn)
     const redactor = yield* Redactor
     const routes = Option.getOrElse(yield* Effect.serviceOption(BoardRoutes), () => [])
     const runtime = yield* Effect.runtime<never>()
@@ -58,10 +65,14 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
     const app = makeBoardApp({
       views,
       actions,
+      access,
+      signIn,
+      starts: makeSignInStarts(now),
       run,
       redact: redactor.redact,
       auth: {
         token: settings.token,
+        signIn: settings.signIn,
         sessions: makeLoginSessions(settings.session, now),
         policy: settings.session,
         throttle: makeLoginThrottle(now),
@@ -86,5 +97,5 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
       origin
     } as const
   }),
-  dependencies: [BoardViews.Default, BoardActions.Default]
+  dependencies: [BoardViews.Default, BoardActions.Default, BoardAccess.Default]
 }) {}

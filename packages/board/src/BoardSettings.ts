@@ -2,7 +2,9 @@ import { Context, Duration, Layer, Option, type Redacted } from "effect"
 import type { GlobalBudget, LoopBudget } from "@usine/core/config/BudgetConfig"
 import type { CompiledLoop } from "@usine/core/config/CompiledLoop"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
+import { githubWebUrl } from "@usine/core/config/githubWebUrl"
 import type { SessionPolicy } from "./BoardServer/LoginSessions"
+import type { SignInSettings } from "./BoardServer/SignInSettings"
 
 /** A Loop as the Loops page describes it. */
 export interface LoopInfo {
@@ -40,6 +42,8 @@ export interface BoardSettingsData {
   readonly hostNames: ReadonlyArray<string>
   /** Required on every request when set; mandatory when the listen address is not loopback. */
   readonly token: Option.Option<Redacted.Redacted<string>>
+  /** `board.auth.github`: people sign in with GitHub (ADR 0098); absent, the token alone. */
+  readonly signIn: SignInSettings | undefined
   /** How long a login from the form lasts. */
   readonly session: SessionPolicy
   /** The public name browsers reach over https (`host_name` is an https URL): cookies set there say `Secure`. */
@@ -80,7 +84,18 @@ const loopInfoOf = (loop: CompiledLoop): LoopInfo => ({
   maxOpenPullRequests: loop.maxOpenPullRequests
 })
 
-/** The Board's settings; the app builds them from usine.yaml with `fromConfig`. */
+/** Sign-in with GitHub from `board.auth.github`; its callback is under `host_name`, which `usine check` requires. */
+const signInOf = (config: UsineConfig): SignInSettings | undefined => {
+  const github = config.board.auth?.github
+  if (github === undefined || config.board.hostName === undefined) return undefined
+  return {
+    clientId: github.clientId,
+    callbackUrl: `${config.board.hostName.replace(/\/$/, "")}/auth/github/callback`,
+    webUrl: githubWebUrl(config.github.apiUrl),
+    allow: config.board.allow.map((login) => login.toLowerCase())
+  }
+}
+
 /**
  * The Board's settings as of now: each request asks `current()` when it is handled, so a reload of usine.yaml
  * reaches the next one (ADR 0029); never kept across requests.
@@ -95,6 +110,7 @@ export class BoardSettings extends Context.Tag("usine/BoardSettings")<BoardSetti
       listen: config.board.listen,
       hostNames: name === undefined ? [] : [name.host],
       token: config.board.token,
+      signIn: signInOf(config),
       session: { idle: config.board.sessionIdle, lifetime: config.board.sessionLifetime },
       httpsHost: name?.https === true ? name.host : undefined,
       trustProxy: config.board.trustProxy,
@@ -112,6 +128,7 @@ export class BoardSettings extends Context.Tag("usine/BoardSettings")<BoardSetti
     listen: { host: "127.0.0.1", port: 0 },
     hostNames: [],
     token: Option.none(),
+    signIn: undefined,
     session: { idle: Duration.hours(12), lifetime: Duration.days(7) },
     httpsHost: undefined,
     trustProxy: false,

@@ -14,6 +14,7 @@ import { RateLimits } from "./http/RateLimits"
 import { RequestLog } from "./http/RequestLog"
 import { serve } from "./http/SimServer"
 import { appRoutes } from "./rest/AppRoutes"
+import { oauthRoutes } from "./rest/OAuthRoutes"
 import { issueRoutes } from "./rest/IssueRoutes"
 import { labelRoutes } from "./rest/LabelRoutes"
 import { pullRoutes } from "./rest/PullRoutes"
@@ -66,6 +67,7 @@ const make = (options: SimOptions) =>
 
     const api = new Hono<ApiEnv>()
     appRoutes(api, world)
+    oauthRoutes(api, world)
     apiPipeline(api, { world, faults, limits, log, shutdown: shutdown.signal })
     repositoryRoutes(api, world, limits)
     issueRoutes(api, world)

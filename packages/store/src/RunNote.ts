@@ -50,6 +50,8 @@ export const RunNote = Schema.Struct({
   id: Schema.Number,
   runId: Schema.String.pipe(Schema.fromBrand(RunId)),
   actor: Actor,
+  /** The GitHub login of the signed-in person behind an `operator` note (ADR 0098); absent for older rows and scripts. */
+  login: Schema.optional(Schema.String),
   at: Schema.Number,
   /** The Run's newest transition when the note was written; absent before the first. */
   afterSeq: Schema.optional(Schema.Number),

@@ -21,6 +21,7 @@ import pullRequestGate0010 from "./migrations/0010_pull_request_gate"
 import dropRedundantRunIndex0013 from "./migrations/0013_drop_redundant_run_index"
 import attemptPush0014 from "./migrations/0014_attempt_push"
 import usageDisagreed0015 from "./migrations/0015_usage_disagreed_notes"
+import actingLogin0016 from "./migrations/0016_acting_login"
 
 /** Numbered migrations; never edit one that has shipped, add the next number. */
 export const migrations = Migrator.fromRecord({
@@ -37,7 +38,8 @@ export const migrations = Migrator.fromRecord({
   "0012_write_back_canceled_and_notes": writeBackCanceled0012,
   "0013_drop_redundant_run_index": dropRedundantRunIndex0013,
   "0014_attempt_push": attemptPush0014,
-  "0015_usage_disagreed_notes": usageDisagreed0015
+  "0015_usage_disagreed_notes": usageDisagreed0015,
+  "0016_acting_login": actingLogin0016
 })
 
 /** How long a statement waits for another connection's write lock before failing. */

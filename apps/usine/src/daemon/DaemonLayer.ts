@@ -17,7 +17,7 @@ import type { StartupPlan } from "./StartupPlan"
  * The executor is given, so the demo and the tests wire the same daemon as `usine up`.
  */
 export const DaemonLayer = <E, R>(plan: StartupPlan, executor: Layer.Layer<Executor, E, R>) =>
-  BoardLayer.pipe(
+  BoardLayer(plan.signIn).pipe(
     Layer.provideMerge(TriggersLayer),
     Layer.provideMerge(WorkersReloadLayer(plan.configFile).pipe(Layer.provideMerge(EngineLayer))),
     Layer.provideMerge(logAttempts(executor)),

@@ -4,12 +4,14 @@ import { Effect, Option, Redacted } from "effect"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import type { GitHubCredential } from "@usine/github/GitHubCredential"
 import { credentialOf, resolveCredential } from "@usine/github/resolveCredential"
+import { ownerOnlyFile } from "@usine/github/resolveToken"
 import { loadConfig } from "../loadConfig"
 import { checkGitHubCredential } from "@usine/github/checkGitHub"
 import { AGENT_IDENTITY, botIdentity, type CommitIdentity } from "@usine/executor/Harvest/CommitIdentity"
 import { checkPortFree } from "./checkPortFree"
 import { daemonEnvironment, withholdSecrets } from "./DaemonEnvironment"
 import { daemonSecrets } from "./daemonSecrets"
+import type { SignInApp } from "./GitHubBoardPeople"
 
 /** Everything `usine up` checked before it opens the ledger. */
 export interface StartupPlan {
@@ -23,6 +25,8 @@ export interface StartupPlan {
   readonly login: string
   /** Who the Attempts' commits are by: an App's bot as GitHub credits it; under a token, usine's own name. */
   readonly commitIdentity: CommitIdentity
+  /** `board.auth.github` with its client secret resolved; absent without sign-in. */
+  readonly signIn: SignInApp | undefined
   /** Values every log line, page and transcript row hides: tokens and the Agents' keys (`daemonSecrets`). */
   readonly secrets: ReadonlyArray<string>
   /** The environment usine started with, which `process.env` no longer holds the credentials of. */
@@ -51,6 +55,17 @@ export const credentialSources = (configFile: string, config: UsineConfig, env: 
   }
 }
 
+/** `board.auth.github`'s client secret, inline or read from `client_secret_file` (its owner's only, as token files). */
+const signInAppOf = (configFile: string, config: UsineConfig) =>
+  Effect.gen(function* () {
+    const auth = config.board.auth?.github
+    if (auth === undefined) return undefined
+    const clientSecret = Option.isSome(auth.clientSecret)
+      ? auth.clientSecret.value
+      : Redacted.make(yield* ownerOnlyFile("board.auth.github.client_secret_file", pathFrom(configFile, auth.clientSecretFile ?? "")))
+    return { clientId: auth.clientId, clientSecret, apiUrl: config.github.apiUrl } satisfies SignInApp
+  })
+
 /**
  * The checks that stop `usine up` with one line before any work: the configuration, a token (or the App's key),
  * GitHub reachable and accepting it (an App mints its first installation token), the Board's port free. The ledger's lock is the next check, when the daemon opens it.
@@ -62,13 +77,21 @@ export const planStartup = Effect.fn("planStartup")(function* (configFile: strin
   const token = credentialOf(credential)
   const { login, botUserId } = yield* checkGitHubCredential(config.github.apiUrl, credential)
   yield* checkPortFree(config.board.listen.host, config.board.listen.port)
-  const secrets = daemonSecrets({ config, token, privateKey: credential._tag === "App" ? credential.app.privateKey : undefined, env })
+  const signIn = yield* signInAppOf(configFile, config)
+  const secrets = daemonSecrets({
+    config,
+    token,
+    privateKey: credential._tag === "App" ? credential.app.privateKey : undefined,
+    signInSecret: signIn === undefined ? undefined : Redacted.value(signIn.clientSecret),
+    env
+  })
   return {
     configFile,
     config,
     ledgerFile: pathFrom(configFile, config.ledger),
     token,
     login,
+    signIn,
     commitIdentity: botUserId === undefined ? AGENT_IDENTITY : botIdentity(login, botUserId),
     secrets,
     env: yield* Effect.sync(() => withholdSecrets(secrets))

@@ -11,7 +11,7 @@ export const isSecretName = (name: string): boolean =>
 
 /**
  * Every value the daemon must never show, in one list for its logs, transcripts and the Board: the GitHub token (or
- * the GitHub App's private key: the installation tokens it mints are `ghs_…`, which the redactor's patterns hide), the Board's token, the webhook secret, each notification endpoint's URL and secret, each Agent's provider key (`provider.api_key_env`, read from the daemon's environment), and
+ * the GitHub App's private key: the installation tokens it mints are `ghs_…`, which the redactor's patterns hide), the Board's token and its OAuth App's client secret, the webhook secret, each notification endpoint's URL and secret, each Agent's provider key (`provider.api_key_env`, read from the daemon's environment), and
  * every credential-named variable an Agent's `env` grants from the daemon or sets in usine.yaml. Other granted
  * values (a proxy, a locale) stay readable; the redactor's patterns still catch key and URL-credential shapes.
  */
@@ -20,6 +20,8 @@ export const daemonSecrets = (options: {
   readonly token: GitHubCredential
   /** `github.app`'s private key (PEM), when usine runs as a GitHub App. */
   readonly privateKey?: string | undefined
+  /** `board.auth.github`'s client secret, inline or read from its file. */
+  readonly signInSecret?: string | undefined
   readonly env: Readonly<Record<string, string | undefined>>
 }): ReadonlyArray<string> => {
   const { config, env } = options
@@ -31,6 +33,7 @@ export const daemonSecrets = (options: {
   const all = [
     ...(Redacted.isRedacted(options.token) ? [Redacted.value(options.token)] : []),
     options.privateKey,
+    options.signInSecret,
     ...Option.toArray(Option.map(config.board.token, Redacted.value)),
     ...Option.toArray(Option.map(config.github.webhookSecret, Redacted.value)),
     ...config.notify.flatMap((endpoint) => [Redacted.value(endpoint.url), ...Option.toArray(Option.map(endpoint.secret, Redacted.value))]),

@@ -5,6 +5,7 @@ import { ConfigState } from "../ConfigState"
 import { DaemonPollFailureFeed } from "../daemon/DaemonPollFailureFeed"
 import { DaemonWorkerStatusFeed } from "../daemon/DaemonWorkerStatusFeed"
 import { GitHubBoardMoves } from "../daemon/GitHubBoardMoves"
+import { GitHubBoardSignIn, GitHubRepositoryRoles, type SignInApp } from "../daemon/GitHubBoardPeople"
 import { derivedSnapshot } from "../daemon/derivedSnapshot"
 import { BoardRoutesLayer } from "./BoardRoutesLayer"
 
@@ -15,10 +16,19 @@ const LiveBoardSettings = Layer.effect(
 )
 
 /**
- * The Board on its configured address, with the daemon's feeds: poll failures, Workers, card moves on GitHub; and
- * the routes served beside it (webhooks, `/metrics`), which read the same settings.
+ * The Board on its configured address, with the daemon's feeds: poll failures, Workers, card moves on GitHub, people's
+ * roles and their sign-in with GitHub; and the routes served beside it (webhooks, `/metrics`), which read the same
+ * settings.
  */
-export const BoardLayer = BoardServer.Default.pipe(
-  Layer.provide(Layer.mergeAll(DaemonPollFailureFeed, DaemonWorkerStatusFeed, GitHubBoardMoves, BoardRoutesLayer)),
-  Layer.provide(LiveBoardSettings)
-)
+export const BoardLayer = (signIn: SignInApp | undefined) =>
+  BoardServer.Default.pipe(
+    Layer.provide(Layer.mergeAll(
+      DaemonPollFailureFeed,
+      DaemonWorkerStatusFeed,
+      GitHubBoardMoves,
+      BoardRoutesLayer,
+      GitHubRepositoryRoles,
+      GitHubBoardSignIn(signIn)
+    )),
+    Layer.provide(LiveBoardSettings)
+  )

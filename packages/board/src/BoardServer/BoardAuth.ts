@@ -1,9 +1,10 @@
 import { getConnInfo } from "@hono/node-server/conninfo"
-import { Duration, type Option, type Redacted } from "effect"
+import { Duration, Option, type Redacted } from "effect"
 import type { Context } from "hono"
 import { deleteCookie, setCookie } from "hono/cookie"
 import type { LoginSessions, SessionPolicy } from "./LoginSessions"
 import type { LoginThrottle } from "./LoginThrottle"
+import type { SignInSettings } from "./SignInSettings"
 
 export const SESSION_COOKIE = "usine_session"
 
@@ -11,6 +12,8 @@ export const SESSION_COOKIE = "usine_session"
 export interface BoardAuth {
   /** Required on every request when set (loopback included); none: every request passes. */
   readonly token: Option.Option<Redacted.Redacted<string>>
+  /** `board.auth: github`: people sign in with GitHub; absent, the token alone guards the Board. */
+  readonly signIn: SignInSettings | undefined
   readonly sessions: LoginSessions
   readonly policy: SessionPolicy
   readonly throttle: LoginThrottle
@@ -25,6 +28,9 @@ export interface BoardAuth {
 
 const lastForwarded = (c: Context, header: string): string | undefined =>
   c.req.header(header)?.split(",").map((part) => part.trim()).filter((part) => part !== "").at(-1)
+
+/** Whether every request must prove who sends it: a token is configured, or people sign in with GitHub. */
+export const guarded = (auth: BoardAuth): boolean => Option.isSome(auth.token) || auth.signIn !== undefined
 
 /** The browser reached this request over https, so cookies must say `Secure`. */
 export const overHttps = (auth: BoardAuth, c: Context): boolean =>

@@ -7,5 +7,10 @@ export interface BoardEnv {
     readonly bearer: boolean
     /** The live login session the request's cookie names; pages then offer to log out. */
     readonly session: string | undefined
+    /**
+     * The GitHub login of the person signed in with GitHub, whose role on each repository bounds what they may do;
+     * undefined for the Board token (a bearer or its login form) and a Board without sign-in: full rights.
+     */
+    readonly person: string | undefined
   }
 }

@@ -3,7 +3,7 @@ import { Data } from "effect"
 /** The Board would listen where other machines reach it, and no token guards it: it refuses to start. */
 export class BoardTokenMissing extends Data.TaggedError("BoardTokenMissing")<{ readonly host: string }> {
   override get message() {
-    return `the board listens on ${this.host}, which other machines can reach: set board.token, or listen on 127.0.0.1`
+    return `the board listens on ${this.host}, which other machines can reach: set board.token or board.auth, or listen on 127.0.0.1`
   }
 }
 

@@ -7,12 +7,17 @@ export interface SessionPolicy {
   readonly lifetime: Duration.Duration
 }
 
+/** Who a session is: a person signed in with GitHub (their login), or the Board token's holder (no login). */
+export interface SessionHolder {
+  readonly login: string | undefined
+}
+
 /** The Board's login sessions, held in the daemon's memory: a restart logs every browser out. */
 export interface LoginSessions {
-  /** Opens a session and returns its id (32 random bytes), the cookie's only content. */
-  readonly open: () => string
-  /** Whether the id names a live session; a live one's idle time starts again. */
-  readonly touch: (id: string) => boolean
+  /** Opens a session for its holder and returns its id (32 random bytes), the cookie's only content. */
+  readonly open: (holder: SessionHolder) => string
+  /** The holder of the live session the id names, if any; a live one's idle time starts again. */
+  readonly touch: (id: string) => SessionHolder | undefined
   /** Ends the session the id names, if any. */
   readonly close: (id: string) => void
 }
@@ -20,7 +25,7 @@ export interface LoginSessions {
 /** Beyond this many live sessions the oldest is dropped, so a flood of logins cannot grow the daemon. */
 const MAX_SESSIONS = 1_000
 
-interface Session {
+interface Session extends SessionHolder {
   readonly opened: number
   readonly seen: number
 }
@@ -44,23 +49,23 @@ export const makeLoginSessions = (policy: SessionPolicy, now: () => number): Log
   }
 
   return {
-    open: () => {
+    open: (holder) => {
       const at = now()
       prune(at)
       const id = randomBytes(32).toString("base64url")
-      sessions.set(keyOf(id), { opened: at, seen: at })
+      sessions.set(keyOf(id), { login: holder.login, opened: at, seen: at })
       return id
     },
     touch: (id) => {
       const key = keyOf(id)
       const session = sessions.get(key)
       const at = now()
-      if (session === undefined) return false
+      if (session === undefined) return undefined
       sessions.delete(key)
-      if (!live(session, at)) return false
+      if (!live(session, at)) return undefined
       // Re-inserted last: the Map's order is least recently used first, which is what `prune` drops.
-      sessions.set(key, { opened: session.opened, seen: at })
-      return true
+      sessions.set(key, { ...session, seen: at })
+      return { login: session.login }
     },
     close: (id) => {
       sessions.delete(keyOf(id))

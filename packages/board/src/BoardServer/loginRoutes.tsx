@@ -3,7 +3,7 @@ import type { Hono } from "hono"
 import { boardCss } from "../pages/boardCss"
 import { boardScript } from "../pages/boardScript"
 import { LoginPage } from "../pages/LoginPage"
-import { type BoardAuth, clearSessionCookie, clientOf, setSessionCookie } from "./BoardAuth"
+import { type BoardAuth, clearSessionCookie, clientOf, guarded, setSessionCookie } from "./BoardAuth"
 import type { BoardEnv } from "./BoardEnv"
 import { LoginForm } from "./inputs"
 import { parseInput } from "./parseInput"
@@ -14,37 +14,41 @@ import { sameSecret } from "./security"
 
 const loginFrame = { title: "Log in", current: "" } as const
 
-/** The login form and logout (only when a token is configured), the two static assets, and no icon. */
+/**
+ * The login page and logout (only when the Board is guarded), the two static assets, and no icon. With sign-in with
+ * GitHub the page links there and the token form is not offered: the token stays for scripts.
+ */
 export const loginRoutes = (app: Hono<BoardEnv>, auth: BoardAuth, run: RunExit) => {
   app.get("/assets/board.css", (c) => c.body(boardCss, 200, { "Content-Type": "text/css; charset=utf-8" }))
   app.get("/assets/board.js", (c) => c.body(boardScript, 200, { "Content-Type": "text/javascript; charset=utf-8" }))
   // Browsers ask for it on their own; a 404 would be a console error on the first page after a login.
   app.get("/favicon.ico", (c) => c.body(null, 204))
 
+  const github = auth.signIn !== undefined
   app.get("/login", (c) =>
-    Option.isNone(auth.token)
+    !guarded(auth)
       ? c.redirect("/", 303)
-      : renderPage(c, loginFrame, <LoginPage csrf={c.get("csrf")} />))
+      : renderPage(c, loginFrame, <LoginPage csrf={c.get("csrf")} github={github} />))
 
   app.post("/login", async (c) => {
-    if (Option.isNone(auth.token)) return c.redirect("/", 303)
+    if (Option.isNone(auth.token) || github) return c.redirect(guarded(auth) ? "/login" : "/", 303)
     const client = clientOf(auth, c)
     const wait = auth.throttle.retryAfter(client)
     if (wait > 0) {
       c.header("Retry-After", String(wait))
       const error = `Too many wrong tokens. Try again in ${wait} s.`
-      return renderPage(c, loginFrame, <LoginPage csrf={c.get("csrf")} error={error} />, 429)
+      return renderPage(c, loginFrame, <LoginPage csrf={c.get("csrf")} github={false} error={error} />, 429)
     }
     const exit = await run(parseInput(LoginForm, await readBody(c)).pipe(Effect.option))
     const given = exit._tag === "Success" ? Option.getOrUndefined(exit.value)?.token : undefined
     if (given === undefined || !sameSecret(given, Redacted.value(auth.token.value))) {
       auth.throttle.fail(client)
-      return renderPage(c, loginFrame, <LoginPage csrf={c.get("csrf")} error="Wrong token." />, 401)
+      return renderPage(c, loginFrame, <LoginPage csrf={c.get("csrf")} github={false} error="Wrong token." />, 401)
     }
     auth.throttle.pass(client)
     const previous = c.get("session")
     if (previous !== undefined) auth.sessions.close(previous)
-    setSessionCookie(auth, c, auth.sessions.open())
+    setSessionCookie(auth, c, auth.sessions.open({ login: undefined }))
     return c.redirect("/", 303)
   })
 
@@ -52,6 +56,6 @@ export const loginRoutes = (app: Hono<BoardEnv>, auth: BoardAuth, run: RunExit) 
     const session = c.get("session")
     if (session !== undefined) auth.sessions.close(session)
     clearSessionCookie(auth, c)
-    return c.redirect(Option.isNone(auth.token) ? "/" : "/login", 303)
+    return c.redirect(guarded(auth) ? "/login" : "/", 303)
   })
 }

@@ -1,6 +1,9 @@
 import { Effect } from "effect"
 import { Hono } from "hono"
+import type { Option } from "effect"
+import type { BoardAccess } from "../BoardAccess"
 import type { BoardActions } from "../BoardActions"
+import type { GitHubSignIn } from "../GitHubSignIn"
 import type { BoardRoute } from "../BoardRoutes"
 import type { BoardViews } from "../BoardViews"
 import { actionRoutes } from "./actionRoutes"
@@ -8,6 +11,8 @@ import type { BoardAuth } from "./BoardAuth"
 import type { BoardEnv } from "./BoardEnv"
 import { type LiveDeps, liveRoutes } from "./liveRoutes"
 import { loginRoutes } from "./loginRoutes"
+import { signInRoutes } from "./signInRoutes"
+import type { SignInStarts } from "./SignInStarts"
 import { pageRoutes } from "./pageRoutes"
 import type { RunExit } from "./respond"
 import { authGuard, csrfCookie, hostGuard, originAndCsrfGuard, securityHeaders } from "./security"
@@ -15,6 +20,10 @@ import { authGuard, csrfCookie, hostGuard, originAndCsrfGuard, securityHeaders }
 interface BoardAppDeps extends Pick<LiveDeps, "fork" | "interval"> {
   readonly views: BoardViews
   readonly actions: BoardActions
+  readonly access: BoardAccess
+  /** The daemon's half of sign-in with GitHub, when `board.auth.github` is set. */
+  readonly signIn: Option.Option<GitHubSignIn["Type"]>
+  readonly starts: SignInStarts
   readonly run: RunExit
   readonly redact: (text: string) => string
   readonly auth: BoardAuth
@@ -52,6 +61,7 @@ export const makeBoardApp = (deps: BoardAppDeps): Hono<BoardEnv> => {
   app.use(originAndCsrfGuard)
   for (const route of routes) if (route.access === "token") mount(app, route, deps.run)
   loginRoutes(app, deps.auth, deps.run)
+  signInRoutes(app, { auth: deps.auth, starts: deps.starts, run: deps.run, access: deps.access, exchange: deps.signIn })
   pageRoutes(app, deps)
   actionRoutes(app, deps)
   liveRoutes(app, deps)

@@ -16,7 +16,9 @@ const STATUS: Readonly<Record<string, ContentfulStatusCode>> = {
   CapRaiseTooLow: 400,
   InvalidInput: 400,
   UnknownColumn: 400,
-  BoardMoveFailed: 502
+  BoardMoveFailed: 502,
+  RoleTooLow: 403,
+  RoleUnknown: 502
 }
 
 interface Problem {

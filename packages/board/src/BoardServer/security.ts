@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual, randomBytes } from "node:crypto"
 import type { Context, MiddlewareHandler } from "hono"
 import { getCookie, setCookie } from "hono/cookie"
 import { Option, Redacted } from "effect"
-import { type BoardAuth, clientOf, overHttps, SESSION_COOKIE } from "./BoardAuth"
+import { type BoardAuth, clientOf, guarded, overHttps, SESSION_COOKIE } from "./BoardAuth"
 import type { BoardEnv } from "./BoardEnv"
 
 const CSRF_COOKIE = "usine_csrf"
@@ -11,7 +11,8 @@ const CSRF_HEADER = "x-csrf-token"
 
 const UNSAFE_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"])
 /** Reachable without logging in: the login form itself, the stylesheet and script it loads, and the empty icon. */
-const PUBLIC_PATHS = (path: string) => path === "/login" || path === "/favicon.ico" || path.startsWith("/assets/")
+const PUBLIC_PATHS = (path: string) =>
+  path === "/login" || path === "/favicon.ico" || path.startsWith("/assets/") || path === "/auth/github" || path === "/auth/github/callback"
 
 const digest = (text: string) => createHash("sha256").update(text).digest()
 
@@ -58,16 +59,18 @@ const tooManyTries = (c: Context, seconds: number) => {
 }
 
 /**
- * With a token configured, every request but the login form needs it: as `Authorization: Bearer`, or as a live
- * session from the login form. A wrong bearer counts against the client in the login throttle. Without a token
- * (loopback only) every request passes.
+ * With a token configured or sign-in with GitHub, every request but the login pages needs it: the token as
+ * `Authorization: Bearer`, or a live session (from the token's login form, or a person's GitHub sign-in, which
+ * names them in `person`). A wrong bearer counts against the client in the login throttle. Without either (loopback
+ * only) every request passes.
  */
 export const authGuard = (auth: BoardAuth): MiddlewareHandler<BoardEnv> => async (c, next) => {
   c.set("bearer", false)
   c.set("session", undefined)
-  if (Option.isNone(auth.token)) return next()
+  c.set("person", undefined)
+  if (!guarded(auth)) return next()
   const header = c.req.header("authorization")
-  if (header?.startsWith("Bearer ") === true) {
+  if (header?.startsWith("Bearer ") === true && Option.isSome(auth.token)) {
     const client = clientOf(auth, c)
     const wait = auth.throttle.retryAfter(client)
     if (wait > 0) return tooManyTries(c, wait)
@@ -79,8 +82,10 @@ export const authGuard = (auth: BoardAuth): MiddlewareHandler<BoardEnv> => async
     auth.throttle.fail(client)
   }
   const session = getCookie(c, SESSION_COOKIE)
-  if (session !== undefined && auth.sessions.touch(session)) {
+  const holder = session === undefined ? undefined : auth.sessions.touch(session)
+  if (session !== undefined && holder !== undefined) {
     c.set("session", session)
+    c.set("person", holder.login)
     return next()
   }
   if (PUBLIC_PATHS(c.req.path)) return next()

@@ -10,6 +10,8 @@ import { type EditView, editView } from "./editView"
 export interface TimelineEntry {
   readonly at: number
   readonly actor: string
+  /** The GitHub login of the signed-in person behind an operator's line (ADR 0098); absent for scripts and old rows. */
+  readonly by?: string | undefined
   readonly what: string
   readonly why: string
   /** The kind of Run note the line shows; absent for transitions and Attempts. */
@@ -60,7 +62,7 @@ const attemptEntries = (attempt: Attempt): ReadonlyArray<Ranked> => [
 ]
 
 const noteEntry = (note: RunNote): TimelineEntry => {
-  const base = { at: note.at, actor: note.actor, note: note.body._tag }
+  const base = { at: note.at, actor: note.actor, ...(note.login === undefined ? {} : { by: note.login }), note: note.body._tag }
   return Match.valueTags(note.body, {
     Held: ({ holdKind, reason }) => ({ ...base, what: `held by ${HOLD_LABEL[holdKind]}`, why: reason }),
     Released: ({ heldMs, why }) => ({ ...base, what: `released after ${formatHeldFor(heldMs)}`, why }),
@@ -90,6 +92,7 @@ const causal = (transitions: ReadonlyArray<Transition>, notes: ReadonlyArray<Run
       rank,
       at: t.at,
       actor: t.actor,
+      ...(t.login === undefined ? {} : { by: t.login }),
       what: t.from === undefined ? `opened ${t.to}` : `${t.from} → ${t.to}`,
       why: t.reason
     })

@@ -33,9 +33,10 @@ const EditDetails: FC<{ edit: EditView }> = ({ edit }) => (
 export const TimelineEntries: FC<{ entries: ReadonlyArray<TimelineEntry> }> = ({ entries }) => (
   <ol class="timeline">
     {entries.map((entry) => (
-      <li data-testid="timeline-entry" data-actor={entry.actor} data-note={entry.note}>
+      <li data-testid="timeline-entry" data-actor={entry.actor} data-by={entry.by} data-note={entry.note}>
         <Time at={entry.at} /> <strong>{entry.actor}</strong> <span data-testid="timeline-what">{entry.what}</span>
         {entry.why === "" ? null : <span class="why">{` — ${entry.why}`}</span>}
+        {entry.by === undefined ? null : <span class="by" data-testid="timeline-by">{` by @${entry.by}`}</span>}
         {entry.edit === undefined ? null : <EditDetails edit={entry.edit} />}
       </li>
     ))}

@@ -29,6 +29,7 @@ h1 { margin-top: 0; font-size: 1.4rem; }
 h2 { font-size: 1.1rem; }
 button, select, input, textarea { font: inherit; }
 button { min-height: 2rem; }
+a.button { display: inline-block; padding: .4rem .9rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); text-decoration: none; }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem; margin: .5rem 0; min-width: 0; }
 .card.failed { border-left: 4px solid var(--red); }
 .empty, .hint { color: var(--muted); }

@@ -1,5 +1,6 @@
 import { Duration, Option, ParseResult, Redacted, Schema } from "effect"
 import { GitHubLogin } from "../trust/TrustPolicy"
+import { BoardAuthConfig } from "./BoardAuthConfig"
 import { Interval, NonEmptyString } from "./ConfigScalars"
 
 /** The shortest `board.token` accepted: guessing one over the network must be hopeless. */
@@ -70,7 +71,11 @@ export const BoardConfig = Schema.Struct({
   listen: Schema.optionalWith(ListenAddress, { default: () => ({ host: "127.0.0.1", port: 8787 }) }),
   /** The public name the Board is reached at; an `https://` URL marks its cookies `Secure`. Absent: the listen address. */
   hostName: Schema.optional(HostName).pipe(Schema.fromKey("host_name")),
-  /** Required to act on the Board when set, at least 32 characters; empty means none. */
+  /** `github`: people sign in with GitHub, and each may do what their role on a Run's repository allows (ADR 0096). */
+  auth: Schema.optional(BoardAuthConfig),
+  /** With `auth`, only these GitHub logins may sign in; empty: anyone with read access to a configured repository. */
+  allow: Schema.optionalWith(Schema.Array(GitHubLogin), { default: () => [] }),
+  /** Required to act on the Board when set, at least 32 characters; empty means none. With `auth`: for scripts. */
   token: Schema.optionalWith(BoardToken, { default: () => Option.none() }),
   /** A login session ends after this long without a request. */
   sessionIdle: Schema.optionalWith(Interval, { default: () => Duration.hours(12) }).pipe(Schema.fromKey("session_idle")),

@@ -13,6 +13,8 @@ export class Transition extends Schema.Class<Transition>("Transition")({
   from: Schema.optional(Schema.String),
   to: Schema.String,
   actor: Actor,
+  /** The GitHub login of the signed-in person behind an `operator` change (ADR 0096); absent for older rows and scripts. */
+  login: Schema.optional(Schema.String),
   reason: Schema.String,
   at: Schema.Number
 }) {}

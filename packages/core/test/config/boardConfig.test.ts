@@ -31,7 +31,7 @@ describe("board config", () => {
   it.effect("refuses listen off loopback without a token, an unset variable counting as none", () =>
     Effect.gen(function* () {
       const message = "board.listen: the Board on 0.0.0.0 is reachable from other machines: set `board.token` " +
-        "(at least 32 characters), or listen on 127.0.0.1"
+        "(at least 32 characters) or `board.auth`, or listen on 127.0.0.1"
       assert.deepStrictEqual(yield* problemsOf("  listen: 0.0.0.0:8787"), [`6:11 ${message}`])
       assert.deepStrictEqual(yield* problemsOf("  listen: 0.0.0.0:8787\n  token: ${USINE_BOARD_TOKEN:-}"), [`6:11 ${message}`])
       const set = yield* parseConfig(withBoard("  listen: 0.0.0.0:8787\n  token: ${USINE_BOARD_TOKEN}"), { env: { USINE_BOARD_TOKEN: TOKEN } })
@@ -57,5 +57,22 @@ describe("board config", () => {
       const problems = yield* problemsOf(`  token: ${TOKEN}\n  host_name: https://usine.example.com/board`)
       assert.strictEqual(problems.length, 1)
       assert.match(problems[0] ?? "", /board\.host_name: expected a host name, or an http\(s\) URL with nothing after the host/)
+    }))
+
+  it.effect("board.auth.github: a secret inline or from a file, not both nor neither; host_name as a URL; allow only with auth", () =>
+    Effect.gen(function* () {
+      const auth = (secret: string, hostName = "  host_name: https://usine.example.com\n") =>
+        `${hostName}  auth:\n    github:\n      client_id: Ov23abc\n${secret}`
+      const config = yield* parseConfig(withBoard(`${auth("      client_secret: s3cret\n")}  allow: [Dana]`), { env: {} })
+      assert.strictEqual(config.board.auth?.github.clientId, "Ov23abc")
+      assert.deepStrictEqual(config.board.allow, ["Dana"])
+      const both = yield* problemsOf(auth("      client_secret: s3cret\n      client_secret_file: secret.txt"))
+      assert.match(both.join("\n"), /board\.auth\.github\.client_secret_file: client_secret and client_secret_file are both set/)
+      const neither = yield* problemsOf(auth(""))
+      assert.match(neither.join("\n"), /board\.auth\.github\.client_secret: set client_secret or client_secret_file/)
+      const bare = yield* problemsOf(auth("      client_secret: s3cret", "  host_name: usine.example.com\n"))
+      assert.match(bare.join("\n"), /board\.host_name: `board\.auth\.github` needs `board\.host_name` as the URL/)
+      const allowAlone = yield* problemsOf("  allow: [dana]")
+      assert.match(allowAlone.join("\n"), /board\.allow: `board\.allow` lists who may sign in with `board\.auth`/)
     }))
 })

@@ -166,5 +166,13 @@ export const CreateApp = Schema.Struct({
   repositories: Schema.Array(Schema.String)
 })
 
+/** An OAuth App people sign in with; absent credentials are made up. */
+export const CreateOAuthApp = Schema.Struct({
+  callbackUrl: Schema.String,
+  name: Schema.optional(Schema.String),
+  clientId: Schema.optional(Schema.String),
+  clientSecret: Schema.optional(Schema.String)
+})
+
 /** The life of installation tokens minted from now on (GitHub's: 3600 s). */
 export const SetInstallationTokenLifetime = Schema.Struct({ seconds: Schema.Number })

@@ -27,6 +27,7 @@ const inputs: { readonly [M in Method]: Schema.Schema<any, any> } = {
   addCommitStatus: Inputs.AddCommitStatus,
   addReviewThread: Inputs.AddReviewThread,
   createApp: Inputs.CreateApp,
+  createOAuthApp: Inputs.CreateOAuthApp,
   setInstallationTokenLifetime: Inputs.SetInstallationTokenLifetime,
   installationTokenCounts: Inputs.Empty,
   setFault: Inputs.Fault,

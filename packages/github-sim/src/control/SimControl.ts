@@ -57,6 +57,8 @@ export interface SimControl {
   readonly addReviewThread: (input: In<typeof Inputs.AddReviewThread>) => Effect.Effect<{ readonly id: number }, Fails>
   /** Registers a GitHub App (bot `<slug>[bot]`, write on the repositories) installed on `account` for them. */
   readonly createApp: (input: In<typeof Inputs.CreateApp>) => Effect.Effect<{ readonly appId: number; readonly installationId: number; readonly botLogin: string }, Fails>
+  /** Registers an OAuth App with its callback URL, for GitHub's web flow (`/login/oauth/authorize`, `/login/oauth/access_token`). */
+  readonly createOAuthApp: (input: In<typeof Inputs.CreateOAuthApp>) => Effect.Effect<{ readonly clientId: string; readonly clientSecret: string }, Fails>
   /** Sets the life of installation tokens minted from now on (tests cross an expiry with 60 s). */
   readonly setInstallationTokenLifetime: (input: In<typeof Inputs.SetInstallationTokenLifetime>) => Effect.Effect<void, Fails>
   /** Installation tokens minted so far, and requests refused for carrying one past its expiry. */

@@ -18,6 +18,7 @@ import { SimRepository } from "../world/SimRepository"
 import type { SimWorld } from "../world/SimWorld"
 import { appControl } from "./appControl"
 import { feedbackControl } from "./feedbackControl"
+import { oauthControl } from "./oauthControl"
 import { pullControl } from "./pullControl"
 import type { SimControl } from "./SimControl"
 
@@ -161,6 +162,7 @@ export const makeSimControl = ({ world, faults, limits, log }: ControlDeps): Sim
     ...pullControl(world, (full) => splitRepo(world, full), pullIn),
     ...feedbackControl(world, (full) => splitRepo(world, full), pullIn),
     ...appControl(world),
+    ...oauthControl(world),
 
     setFault: Effect.fn("GitHubSim.setFault")(function* (spec) {
       return { id: faults.add(spec) }

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { Forbidden, NotFound, Unauthorized } from "./ApiError"
 import { FineGrainedTokens } from "./FineGrainedTokens"
 import { SimApps } from "./SimApps"
+import { SimOAuthApps } from "./SimOAuthApps"
 import type { SimClock } from "./SimClock"
 import type { SimRepository } from "./SimRepository"
 import { atLeast, type Permission, type SimUser } from "./SimUser"
@@ -15,6 +16,8 @@ export class SimWorld {
   readonly fineGrained = new FineGrainedTokens()
   /** GitHub Apps and the installation tokens minted for them. */
   readonly apps = new SimApps()
+  /** OAuth Apps people authorize in the web flow, and the codes they grant. */
+  readonly oauth = new SimOAuthApps()
   private lastId = 1000
   /** The emulator's origin (`http://127.0.0.1:PORT`), known once the server listens. */
   baseUrl = "http://127.0.0.1"

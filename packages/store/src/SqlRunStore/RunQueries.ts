@@ -22,6 +22,7 @@ const TransitionFromRow = Schema.transform(
     from_state: Schema.NullOr(Schema.String),
     to_state: Schema.String,
     actor: Schema.String,
+    login: Schema.NullOr(Schema.String),
     reason: Schema.String,
     at: Schema.Number
   }),
@@ -34,10 +35,11 @@ const TransitionFromRow = Schema.transform(
       ...(row.from_state === null ? {} : { from: row.from_state }),
       to: row.to_state,
       actor: row.actor,
+      ...(row.login === null ? {} : { login: row.login }),
       reason: row.reason,
       at: row.at
     }),
-    encode: (t) => ({ ...t, run_id: t.runId, from_state: t.from ?? null, to_state: t.to })
+    encode: (t) => ({ ...t, run_id: t.runId, from_state: t.from ?? null, to_state: t.to, login: t.login ?? null })
   }
 )
 
@@ -118,8 +120,8 @@ export const makeRunQueries = (sql: SqlClient.SqlClient, written: (eventId: stri
       ),
 
     insertTransition: (t: TransitionInput) =>
-      sql`INSERT INTO usine_transitions (run_id, from_state, to_state, actor, reason, at)
-          VALUES (${t.runId}, ${t.from ?? null}, ${t.to}, ${t.actor}, ${t.reason}, ${t.at})`.pipe(Effect.orDie),
+      sql`INSERT INTO usine_transitions (run_id, from_state, to_state, actor, login, reason, at)
+          VALUES (${t.runId}, ${t.from ?? null}, ${t.to}, ${t.actor}, ${t.login ?? null}, ${t.reason}, ${t.at})`.pipe(Effect.orDie),
 
     insertApproval: (eventId: string, runId: RunId, at: number) =>
       sql`INSERT INTO usine_approvals (event_id, run_id, approved_at) VALUES (${eventId}, ${runId}, ${at})`.pipe(

@@ -1,6 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import { RunStateConflict, StaleRunVersion } from "@usine/core/run/RunWriteRefusals"
 import { Run } from "@usine/core/run/Run"
+import { ActingPerson } from "@usine/core/people/ActingPerson"
 import type { Actor } from "@usine/core/run/Transition"
 import type { RunQueries } from "./RunQueries"
 
@@ -9,6 +10,12 @@ interface Cause {
   readonly actor: Actor
   readonly reason: string
 }
+
+/** The signed-in person behind an operator's change, for its row; nobody for the engine's and the triggers' own. */
+export const loginFor = (actor: Actor): Effect.Effect<{ readonly login?: string }> =>
+  actor !== "operator"
+    ? Effect.succeed({})
+    : Effect.map(ActingPerson, ({ login }) => (login === undefined ? {} : { login }))
 
 /** The fields a write may change; `version` and `updatedAt` follow by themselves. */
 export type RunPatch = Partial<
@@ -60,6 +67,7 @@ export const makeRunWriter = (runs: RunQueries) => ({
           from: current.state._tag,
           to: next.state._tag,
           actor: cause.actor,
+          ...(yield* loginFor(cause.actor)),
           reason: cause.reason,
           at: now
         })

@@ -1,0 +1,37 @@
+import { Effect, Layer, Redacted } from "effect"
+import { GitHubSignIn, SignInRefused } from "@usine/board/GitHubSignIn"
+import { RepositoryRoles, RoleUnknown } from "@usine/board/RepositoryRoles"
+import { githubWebUrl } from "@usine/core/config/githubWebUrl"
+import { makeOAuthWebFlow } from "@usine/github/OAuthWebFlow"
+import { PersonRoles } from "@usine/github/PersonRoles"
+
+/** The OAuth App people sign in to the Board with, its secret resolved at start (`board.auth.github`). */
+export interface SignInApp {
+  readonly clientId: string
+  readonly clientSecret: Redacted.Redacted<string>
+  readonly apiUrl: string
+}
+
+/** People's roles for the Board, read with the daemon's GitHub client (ADR 0096). */
+export const GitHubRepositoryRoles = Layer.effect(
+  RepositoryRoles,
+  Effect.map(PersonRoles, (roles) =>
+    RepositoryRoles.of({
+      roleOf: (login, repository) =>
+        roles.roleOf(login, repository).pipe(Effect.mapError((error) => new RoleUnknown({ login, repository, detail: error.message })))
+    }))
+).pipe(Layer.provide(PersonRoles.Default))
+
+/**
+ * The daemon's half of sign-in with GitHub: the code exchange with the App's secret. Without `board.auth.github` the
+ * Board offers no sign-in, and an exchange would be refused.
+ */
+export const GitHubBoardSignIn = (app: SignInApp | undefined): Layer.Layer<GitHubSignIn> => {
+  if (app === undefined) {
+    return Layer.succeed(GitHubSignIn, { exchange: () => new SignInRefused({ detail: "board.auth.github is not set" }) })
+  }
+  const flow = makeOAuthWebFlow({ ...app, webUrl: githubWebUrl(app.apiUrl) })
+  return Layer.succeed(GitHubSignIn, {
+    exchange: (input) => flow.exchange(input).pipe(Effect.mapError((error) => new SignInRefused({ detail: error.detail })))
+  })
+}
