@@ -42,7 +42,8 @@ describe("usine up: an outsider's edit after a collaborator's label", () => {
 
       yield* Effect.promise(() => sim.control.removeLabel({ repo: REPOSITORY, number: issue.number, label: "ready-for-agent", actor: "writer" }))
       yield* label(sim, issue.number, "writer")
-      const second = yield* eventually("the label added again runs the edited text", Effect.sync(() => Option.fromNullable(prompts(dir).find((p) => p !== first))))
+      // A prompt file is read while the Attempt may still be copying it: an empty one is not its prompt yet.
+      const second = yield* eventually("the label added again runs the edited text", Effect.sync(() => Option.fromNullable(prompts(dir).find((p) => p !== first && p.trim() !== ""))))
       assert.include(second, edited)
       assert.strictEqual(ledger(dir).runs.length, 2)
       yield* usine.signal("SIGTERM")
