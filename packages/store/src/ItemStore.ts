@@ -2,7 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
 
 /** What polling last saw of an issue or pull request; the Board reads it too. */
-export interface ItemProjection {
+interface ItemProjection {
   readonly itemKey: ItemKey
   /** Stored and read back lowercase, like the Item key. */
   readonly repository: string

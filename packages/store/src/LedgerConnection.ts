@@ -27,7 +27,7 @@ export interface LedgerConnectionShape {
    * connection (its semaphore) throughout; `body` answering none rolls back. Retried while `SQLITE_BUSY` and timed
    * for `LedgerWrites`, as the client's own transactions are. Inside a client transaction it is none at once.
    */
-  readonly transact: <A>(body: () => Option.Option<A>) => Effect.Effect<Option.Option<A>>
+  readonly transact: <A>(body: () => Option.Option<A>) => Effect.Effect<Option.Option<A>, SqlError>
   /** The ledger's file, for a reader of its own beside the client (the duplicate check's query-only connection). */
   readonly filename: string
 }
@@ -87,6 +87,6 @@ export const makeLedgerConnection = (
     prepare: (source) => db.prepare(source),
     // The retry's machinery is built only once SQLite has answered busy: the common claim never needs it.
     transact: <A>(body: () => Option.Option<A>) =>
-      Effect.orDie(Effect.catchIf(once(body), isBusy, () => retryWhileBusy(Effect.delay(once(body), BUSY_FIRST_PAUSE))))
+      Effect.catchIf(once(body), isBusy, () => retryWhileBusy(Effect.delay(once(body), BUSY_FIRST_PAUSE)))
   }
 }

@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Clock, Context, Effect, Layer } from "effect"
+import { ledgerPort } from "./ledgerPort"
 import { OPEN_STATES_SQL } from "./SqlRunStore/RunQueries"
 
 /** A count under some labels. */
@@ -58,20 +59,18 @@ const distribution = (sql: SqlClient.SqlClient, buckets: ReadonlyArray<number>, 
       sum: row?.["total"] ?? 0,
       count: row?.["n"] ?? 0
     } satisfies Distribution
-  }).pipe(Effect.orDie)
+  })
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  return LedgerFigures.of({
+  return ledgerPort(LedgerFigures, {
     runs: sql<{ loop: string; state: string; n: number }>`SELECT loop, state, count(*) AS n FROM usine_runs GROUP BY loop, state`.pipe(
-      Effect.map((rows) => rows.map((r) => ({ labels: { loop: r.loop, state: r.state }, value: r.n }))),
-      Effect.orDie
+      Effect.map((rows) => rows.map((r) => ({ labels: { loop: r.loop, state: r.state }, value: r.n })))
     ),
     attempts: sql<{ loop: string; outcome: string; n: number }>`SELECT r.loop, json_extract(a.outcome_json, '$._tag') AS outcome,
           count(*) AS n FROM usine_attempts a JOIN usine_runs r ON r.id = a.run_id
           WHERE a.outcome_json IS NOT NULL GROUP BY r.loop, outcome`.pipe(
-      Effect.map((rows) => rows.map((r) => ({ labels: { loop: r.loop, outcome: r.outcome }, value: r.n }))),
-      Effect.orDie
+      Effect.map((rows) => rows.map((r) => ({ labels: { loop: r.loop, outcome: r.outcome }, value: r.n })))
     ),
     attemptSeconds: (buckets) =>
       distribution(sql, buckets, "SELECT (ended_at - started_at) / 1000.0 AS d FROM usine_attempts WHERE ended_at IS NOT NULL"),
@@ -88,8 +87,7 @@ const make = Effect.gen(function* () {
           FROM usine_attempt_usage GROUP BY loop, agent`.pipe(
       Effect.map((rows) =>
         rows.map((r) => ({ loop: r.loop, agent: r.agent, inputTokens: r.i, outputTokens: r.o, cachedInputTokens: r.c, costUsd: r.usd }))
-      ),
-      Effect.orDie
+      )
     ),
     brakes: Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
@@ -97,7 +95,7 @@ const make = Effect.gen(function* () {
           JOIN usine_runs r ON r.id = h.run_id WHERE r.state IN ${sql.literal(OPEN_STATES_SQL)} GROUP BY h.kind`
       const [agents] = yield* sql<{ n: number }>`SELECT count(*) AS n FROM usine_agent_holds WHERE until > ${now}`
       return { held: held.map((r) => ({ labels: { kind: r.kind }, value: r.n })), agentHolds: agents?.n ?? 0 }
-    }).pipe(Effect.orDie)
+    })
   })
 })
 

@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Clock, Context, Effect, Layer } from "effect"
+import { ledgerPort } from "./ledgerPort"
 
 /** A fact of the ledger a notification may be about. */
 export interface NotifiableFact {
@@ -121,7 +122,7 @@ const make = Effect.gen(function* () {
     { log: "run_notes", top: sql<{ m: number | null }>`SELECT max(id) AS m FROM usine_run_notes`, read: holds }
   ] as const
 
-  return NotificationOutbox.of({
+  return ledgerPort(NotificationOutbox, {
     advance: (render) =>
       sql.withTransaction(Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
@@ -142,24 +143,22 @@ const make = Effect.gen(function* () {
           if (after === undefined || upTo > after) yield* setCursor(log, upTo)
         }
         return written
-      })).pipe(Effect.orDie),
-    enqueue: (n) => Effect.orDie(Effect.asVoid(Effect.flatMap(Clock.currentTimeMillis, (now) => insert(n, now)))),
+      })),
+    enqueue: (n) => Effect.asVoid(Effect.flatMap(Clock.currentTimeMillis, (now) => insert(n, now))),
     due: (now, limit) =>
       sql<{ id: number; endpoint: string; event: string; body_json: string; tries: number }>`SELECT id, endpoint, event,
           body_json, tries FROM usine_notifications WHERE delivered_at IS NULL AND next_at <= ${now} ORDER BY id LIMIT ${limit}`.pipe(
-        Effect.map((rows) => rows.map((r) => ({ id: r.id, endpoint: r.endpoint, event: r.event, body: JSON.parse(r.body_json) as unknown, tries: r.tries }))),
-        Effect.orDie
+        Effect.map((rows) => rows.map((r) => ({ id: r.id, endpoint: r.endpoint, event: r.event, body: JSON.parse(r.body_json) as unknown, tries: r.tries })))
       ),
-    delivered: (id, at) => Effect.orDie(Effect.asVoid(sql`UPDATE usine_notifications SET delivered_at = ${at} WHERE id = ${id}`)),
+    delivered: (id, at) => Effect.asVoid(sql`UPDATE usine_notifications SET delivered_at = ${at} WHERE id = ${id}`),
     failed: (id, error, nextAt) =>
-      Effect.orDie(Effect.asVoid(sql`UPDATE usine_notifications SET tries = tries + 1, last_error = ${error.slice(0, 500)},
-          next_at = ${nextAt} WHERE id = ${id}`)),
+      Effect.asVoid(sql`UPDATE usine_notifications SET tries = tries + 1, last_error = ${error.slice(0, 500)},
+          next_at = ${nextAt} WHERE id = ${id}`),
     failing: (minTries) =>
       sql<{ endpoint: string; tries: number; last_error: string | null; since: number }>`SELECT endpoint, max(tries) AS tries,
           max(last_error) AS last_error, min(created_at) AS since FROM usine_notifications
           WHERE delivered_at IS NULL AND tries >= ${minTries} GROUP BY endpoint ORDER BY endpoint`.pipe(
-        Effect.map((rows) => rows.map((r) => ({ endpoint: r.endpoint, tries: r.tries, lastError: r.last_error ?? "", since: r.since }))),
-        Effect.orDie
+        Effect.map((rows) => rows.map((r) => ({ endpoint: r.endpoint, tries: r.tries, lastError: r.last_error ?? "", since: r.since })))
       )
   })
 })

@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Context, Effect, Layer, type Option } from "effect"
+import { ledgerPort } from "./ledgerPort"
 import type { AttemptId } from "@usine/core/ids/AttemptId"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { RunNotFound } from "@usine/core/run/RunWriteRefusals"
@@ -43,7 +44,7 @@ export class ReadModel extends Context.Tag("usine/ReadModel")<
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const detail = makeRunDetail(sql)
-  return ReadModel.of({
+  return ledgerPort(ReadModel, {
     needsYou: makeNeedsYou(sql),
     runs: makeRunList(sql),
     runCountsByDay: makeRunCountsByDay(sql),

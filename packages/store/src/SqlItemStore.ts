@@ -1,9 +1,10 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Clock, Effect, Layer, Schema } from "effect"
+import { ledgerPort } from "./ledgerPort"
 import { ItemKey } from "@usine/core/ids/ItemKey"
 import { column } from "./column"
-import { type ItemProjection, ItemStore, type PollCursor } from "./ItemStore"
+import { ItemStore, type PollCursor } from "./ItemStore"
 import { UndefinedFromNull } from "./UndefinedFromNull"
 import { findAllByKey, findOneByKey } from "./findByKey"
 
@@ -59,14 +60,14 @@ const make = Effect.gen(function* () {
     sql`SELECT * FROM usine_poll_cursors WHERE repository = ${repositoryKey(repository)}`
   )
 
-  return ItemStore.of({
-    saveProjection: (p: ItemProjection) => Effect.orDie(saveProjection(p)),
-    projection: (itemKey: ItemKey) => Effect.orDie(projection(itemKey)),
-    projections: (repository: string) => Effect.orDie(projections(repository)),
-    saveCursor: (c: PollCursor) => Effect.orDie(saveCursor(c)),
-    cursor: (repository: string) => Effect.orDie(cursor(repository)),
+  return ledgerPort(ItemStore, {
+    saveProjection,
+    projection,
+    projections,
+    saveCursor,
+    cursor,
     clearCursor: (repository: string) =>
-      Effect.orDie(sql`DELETE FROM usine_poll_cursors WHERE repository = ${repositoryKey(repository)}`)
+      sql`DELETE FROM usine_poll_cursors WHERE repository = ${repositoryKey(repository)}`
   })
 })
 

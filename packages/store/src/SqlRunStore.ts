@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Option, Struct } from "effect"
+import { ledgerPort } from "./ledgerPort"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { ItemKey } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
@@ -69,20 +70,24 @@ type Ports =
   | RunLookup
   | RunReads
 
-/** Each port takes the methods of its role from the one store; a consumer asks only for the ports it uses (issue 35). */
+/**
+ * Each port takes the methods of its role from the one store, where the ledger's faults become defects; a consumer
+ * asks only for the ports it uses (issue 35).
+ */
 const ports = Effect.map(make, (store) =>
-  Context.make(RunClaims, Struct.pick(store, "recordAndClaim", "claimQueued", "newestQueued", "strandedQueued", "revokeQueued", "revoke")).pipe(
-    Context.add(OperatorActions, Struct.pick(store, "approve", "retry", "cancel", "resolveFailure", "answerReview")),
-    Context.add(ParkedRuns, Struct.pick(store, "parkForApproval", "awaitingApproval", "expireApproval")),
-    Context.add(AttemptLifecycle, Struct.pick(store, "beginAttempt", "recordSession", "finishAttempt")),
-    Context.add(AttemptPatches, Struct.pick(store, "recordPatch", "heldAttempt", "latestPatch")),
-    Context.add(PushRecords, Struct.pick(store, "recordPush", "recordedPush")),
-    Context.add(Transcripts, Struct.pick(store, "appendTranscript", "transcriptPosition", "transcript")),
-    Context.add(LoopPauses, Struct.pick(store, "setPaused", "pausedLoops")),
-    Context.add(CycleBudgets, Struct.pick(store, "resetCycleBudget", "generation", "takeResetPending", "asks")),
-    Context.add(RunLookup, Struct.pick(store, "getRun", "openRuns", "attempts", "transitions")),
-    Context.add(RunReads, Struct.pick(store, "getRun", "latestPatch", "generation", "asks"))
+  Context.make(RunClaims, ledgerPort(RunClaims, Struct.pick(store, "recordAndClaim", "claimQueued", "newestQueued", "strandedQueued", "revokeQueued", "revoke"))).pipe(
+    Context.add(OperatorActions, ledgerPort(OperatorActions, Struct.pick(store, "approve", "retry", "cancel", "resolveFailure", "answerReview"))),
+    Context.add(ParkedRuns, ledgerPort(ParkedRuns, Struct.pick(store, "parkForApproval", "awaitingApproval", "expireApproval"))),
+    Context.add(AttemptLifecycle, ledgerPort(AttemptLifecycle, Struct.pick(store, "beginAttempt", "recordSession", "finishAttempt"))),
+    Context.add(AttemptPatches, ledgerPort(AttemptPatches, Struct.pick(store, "recordPatch", "heldAttempt", "latestPatch"))),
+    Context.add(PushRecords, ledgerPort(PushRecords, Struct.pick(store, "recordPush", "recordedPush"))),
+    Context.add(Transcripts, ledgerPort(Transcripts, Struct.pick(store, "appendTranscript", "transcriptPosition", "transcript"))),
+    Context.add(LoopPauses, ledgerPort(LoopPauses, Struct.pick(store, "setPaused", "pausedLoops"))),
+    Context.add(CycleBudgets, ledgerPort(CycleBudgets, Struct.pick(store, "resetCycleBudget", "generation", "takeResetPending", "asks"))),
+    Context.add(RunLookup, ledgerPort(RunLookup, Struct.pick(store, "getRun", "openRuns", "attempts", "transitions"))),
+    Context.add(RunReads, ledgerPort(RunReads, Struct.pick(store, "getRun", "latestPatch", "generation", "asks")))
   ))
 
 /** The ledger's Run ports, and its reads for the Board (`RunReads`), all on one store; needs `Sql.layer` below it. */
-export const layer: Layer.Layer<Ports, never, SqlClient.SqlClient> = Layer.scopedContext(ports)
+// A ledger that cannot be read as the store starts (the duplicate check's first read) is a defect, as at the ports.
+export const layer: Layer.Layer<Ports, never, SqlClient.SqlClient> = Layer.orDie(Layer.scopedContext(ports))

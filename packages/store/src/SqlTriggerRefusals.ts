@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Clock, Effect, Layer, Schema } from "effect"
+import { ledgerPort } from "./ledgerPort"
 import { Submission } from "@usine/core/event/Submission"
 import { EventId } from "@usine/core/ids/EventId"
 import { refusalEventIdOf } from "@usine/core/trust/refusalEventIdOf"
@@ -57,14 +58,13 @@ const make = Effect.gen(function* () {
     if (inserted.length === 0) return false
     yield* sql`INSERT INTO usine_ignored_events (event_id, reason, at) VALUES (${eventId}, ${reason}, ${now})`
     return true
-  }, (effect) => sql.withTransaction(effect).pipe(Effect.orDie))
+  }, (effect) => sql.withTransaction(effect))
 
-  return TriggerRefusals.of({
+  return ledgerPort(TriggerRefusals, {
     record,
-    recent: (limit: number) => Effect.orDie(recent(Math.max(0, Math.trunc(limit)))),
+    recent: (limit: number) => recent(Math.max(0, Math.trunc(limit))),
     countsByLoop: counts(undefined).pipe(
-      Effect.map((rows) => new Map(rows.map((row) => [row.loop, row.count] as const))),
-      Effect.orDie
+      Effect.map((rows) => new Map(rows.map((row) => [row.loop, row.count] as const)))
     )
   })
 })

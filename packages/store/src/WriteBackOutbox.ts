@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Clock, Context, Effect, Layer } from "effect"
+import { ledgerPort } from "./ledgerPort"
 
 /** Where in its life a Run was when its Item's status is written to GitHub. */
 export type WriteBackPhase = "running" | "succeeded" | "failed" | "canceled"
@@ -125,7 +126,7 @@ const make = Effect.gen(function* () {
       }
       return written
     })
-  ).pipe(Effect.orDie)
+  )
 
   const due = (now: number, limit: number) =>
     sql<DueRow>`SELECT w.id, w.run_id, w.phase, w.tries, r.loop, r.repository, r.number, r.received_at,
@@ -159,33 +160,31 @@ const make = Effect.gen(function* () {
           approval: r.approval_actor === null ? undefined : { actor: r.approval_actor, reason: r.approval_reason ?? "" },
           cancelReason: r.cancel_reason ?? undefined
         }))
-      ),
-      Effect.orDie
+      )
     )
 
-  return WriteBackOutbox.of({
+  return ledgerPort(WriteBackOutbox, {
     advance,
     due,
     done: (id, at, notes = []) =>
-      Effect.orDie(Effect.asVoid(sql`UPDATE usine_write_backs SET done_at = ${at},
-          notes_json = ${notes.length === 0 ? null : JSON.stringify(notes)} WHERE id = ${id}`)),
+      Effect.asVoid(sql`UPDATE usine_write_backs SET done_at = ${at},
+          notes_json = ${notes.length === 0 ? null : JSON.stringify(notes)} WHERE id = ${id}`),
     failed: (id, error, at, retryAt) =>
-      Effect.orDie(Effect.asVoid(sql`UPDATE usine_write_backs SET tries = tries + 1, last_error = ${error.slice(0, 500)},
+      Effect.asVoid(sql`UPDATE usine_write_backs SET tries = tries + 1, last_error = ${error.slice(0, 500)},
           next_at = ${retryAt ?? at}, done_at = ${retryAt === undefined ? at : null},
-          gave_up_at = ${retryAt === undefined ? at : null} WHERE id = ${id}`)),
+          gave_up_at = ${retryAt === undefined ? at : null} WHERE id = ${id}`),
     troubles: (runId) =>
       sql<TroubleRow>`SELECT phase, tries, last_error, notes_json, done_at, gave_up_at FROM usine_write_backs
           WHERE run_id = ${runId} AND (tries > 0 OR notes_json IS NOT NULL) ORDER BY id`.pipe(
-        Effect.map((rows) => rows.map(troubleOf)),
-        Effect.orDie
+        Effect.map((rows) => rows.map(troubleOf))
       ),
     commentOf: (repository, number) =>
       sql<{ comment_id: number }>`SELECT comment_id FROM usine_item_comments
-          WHERE repository = ${repository} AND number = ${number}`.pipe(Effect.map((rows) => rows[0]?.comment_id), Effect.orDie),
+          WHERE repository = ${repository} AND number = ${number}`.pipe(Effect.map((rows) => rows[0]?.comment_id)),
     rememberComment: (repository, number, commentId) =>
-      Effect.orDie(Effect.asVoid(sql`INSERT INTO usine_item_comments (repository, number, comment_id)
+      Effect.asVoid(sql`INSERT INTO usine_item_comments (repository, number, comment_id)
           VALUES (${repository}, ${number}, ${commentId})
-          ON CONFLICT (repository, number) DO UPDATE SET comment_id = excluded.comment_id`))
+          ON CONFLICT (repository, number) DO UPDATE SET comment_id = excluded.comment_id`)
   })
 })
 

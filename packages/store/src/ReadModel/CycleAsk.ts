@@ -1,6 +1,6 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import { ItemKey, parseItemKey } from "@usine/core/ids/ItemKey"
 
 /** An open cycle-budget Ask as the operator sees it: which Loop spent which Item's budget. */
@@ -47,5 +47,5 @@ export const makeOpenAsks = (sql: SqlClient.SqlClient) => {
       sql`SELECT ask_json FROM usine_item_cycle_budgets WHERE ask_json IS NOT NULL
           ORDER BY updated_at, item_key LIMIT ${limit}`
   })
-  return (limit: number) => Effect.orDie(query(limit))
+  return (limit: number) => query(limit)
 }

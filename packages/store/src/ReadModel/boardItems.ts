@@ -132,5 +132,5 @@ export const makeBoardItems = (sql: SqlClient.SqlClient) => {
       byItem.set(run.item_key, list)
     }
     return projections.map((row) => itemOf(row, byItem.get(row.item_key) ?? []))
-  }, Effect.orDie)
+  })
 }

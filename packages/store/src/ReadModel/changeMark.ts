@@ -16,6 +16,5 @@ export const makeChangeMark = (sql: SqlClient.SqlClient) =>
       (SELECT count(*) FROM usine_loop_runtime WHERE paused = 1) AS paused,
       (SELECT max(observed_at) FROM usine_item_projections) AS items`.pipe(
     Effect.map((rows) => Object.values(rows[0] ?? {}).map((value) => value ?? 0).join(":")),
-    Effect.orDie,
     Effect.withSpan("ReadModel.changeMark")
   )

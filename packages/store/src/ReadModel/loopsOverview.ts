@@ -51,5 +51,5 @@ export const makeLoopsOverview = (sql: SqlClient.SqlClient) => {
         .map(([loop, { counts, paused }]): LoopActivity => ({ loop, counts, paused })),
       asks: yield* asks(ASK_LIMIT)
     } satisfies LoopsOverview
-  }).pipe(Effect.orDie, Effect.withSpan("ReadModel.loops"))
+  }).pipe(Effect.withSpan("ReadModel.loops"))
 }

@@ -155,5 +155,5 @@ export const makeNeedsYou = (sql: SqlClient.SqlClient) => {
       moreFailed: failedRows.length > limit,
       asks: yield* asks(limit)
     } satisfies NeedsYou
-  }, Effect.orDie)
+  })
 }

@@ -33,5 +33,5 @@ export const makeRunCountsByDay = (sql: SqlClient.SqlClient) => {
       yield* sql`SELECT (r.received_at / 86400000) * 86400000 AS day, r.state AS state, count(*) AS n
           FROM usine_runs r WHERE ${sql.and(where)} GROUP BY 1, 2`
     )
-  }, Effect.orDie)
+  })
 }

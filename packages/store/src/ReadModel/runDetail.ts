@@ -104,7 +104,7 @@ export const makeRunDetail = (sql: SqlClient.SqlClient) => {
     run: Effect.fn("ReadModel.run")(function* (runId: RunId) {
       const run = yield* runs.byId(runId)
       if (Option.isNone(run)) return yield* new RunNotFound({ runId })
-      const usages = (yield* Effect.orDie(usage(runId))).map(
+      const usages = (yield* usage(runId)).map(
         (row): AttemptUsage => ({ attemptId: AttemptId(row.attempt_id), usage: row.usage_json })
       )
       const total = sumUsage(usages.map((u) => u.usage))
@@ -122,7 +122,7 @@ export const makeRunDetail = (sql: SqlClient.SqlClient) => {
       const request = { attemptId, afterSeq: window.afterSeq ?? 0, limit: window.limit }
       if (window.newest !== true) return yield* oldest(request)
       return [...(yield* newest(request))].reverse()
-    }, Effect.orDie),
+    }),
 
     runPulse: Effect.fn("ReadModel.runPulse")(function* (runId: RunId) {
       return Option.map(yield* pulse(runId), (row): RunPulse => ({
@@ -131,6 +131,6 @@ export const makeRunDetail = (sql: SqlClient.SqlClient) => {
         latestAttemptId: row.latest === null ? undefined : AttemptId(row.latest),
         latestNoteId: row.note ?? 0
       }))
-    }, Effect.orDie)
+    })
   }
 }

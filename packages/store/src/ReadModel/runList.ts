@@ -80,5 +80,5 @@ export const makeRunList = (sql: SqlClient.SqlClient) => {
       ...(rows.length > filter.limit && last !== undefined ? { next: cursorOf(last) } : {}),
       counts
     } satisfies RunPage
-  }, Effect.orDie)
+  })
 }

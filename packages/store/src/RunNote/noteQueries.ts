@@ -42,16 +42,15 @@ export const makeNoteQueries = (sql: SqlClient.SqlClient) => {
       Effect.flatMap(loginFor(actor), ({ login }) =>
         sql`INSERT INTO usine_run_notes (run_id, kind, actor, login, summary, body_json, after_seq, at)
             SELECT ${runId}, ${body._tag}, ${actor}, ${login ?? null}, ${summaryOf(body)}, ${encodeBody(body)},
-              (SELECT max(seq) FROM usine_transitions WHERE run_id = ${runId}), ${at}`).pipe(Effect.asVoid, Effect.orDie),
+              (SELECT max(seq) FROM usine_transitions WHERE run_id = ${runId}), ${at}`).pipe(Effect.asVoid),
 
     /** The Run's notes, oldest first; the newest `NOTES_SHOWN` only. */
-    ofRun: (runId: RunId) => newest(runId).pipe(Effect.map((notes) => [...notes].reverse()), Effect.orDie),
+    ofRun: (runId: RunId) => newest(runId).pipe(Effect.map((notes) => [...notes].reverse())),
 
     /** When the Run's current stretch of holds began: its first Held note since its last Released one. */
     heldSince: (runId: RunId) =>
       stretch(runId).pipe(
-        Effect.map((row) => Option.flatMap(row, (r) => Option.fromNullable(r.at))),
-        Effect.orDie
+        Effect.map((row) => Option.flatMap(row, (r) => Option.fromNullable(r.at)))
       )
   }
 }

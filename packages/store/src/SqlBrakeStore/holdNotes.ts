@@ -87,6 +87,6 @@ export const makeHoldNotes = (sql: SqlClient.SqlClient) => {
           heldMs: Math.max(0, now - Math.min(first, ended.since)),
           why: releaseWhy(facts)
         }, now)
-      }).pipe(Effect.orDie)
+      })
   }
 }

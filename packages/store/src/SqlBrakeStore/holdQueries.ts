@@ -70,11 +70,11 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
           VALUES (${hold.agent}, ${hold.until}, ${hold.reason}, ${hold.attemptId}, ${hold.at})
           ON CONFLICT (agent) DO UPDATE SET until = excluded.until, reason = excluded.reason,
             attempt_id = excluded.attempt_id, at = excluded.at
-          WHERE excluded.until > usine_agent_holds.until`.pipe(Effect.orDie)
+          WHERE excluded.until > usine_agent_holds.until`
     }),
 
     agentHolds: Effect.fn("BrakeStore.agentHolds")(function* (now: number) {
-      const rows = yield* Effect.orDie(agentRows(now))
+      const rows = yield* agentRows(now)
       return rows.map((row): AgentHold => ({
         agent: row.agent,
         until: row.until,
@@ -92,7 +92,7 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
     ) {
       const now = yield* Clock.currentTimeMillis
       yield* sql`INSERT OR IGNORE INTO usine_loop_pull_requests (loop, repository, number, run_id, recorded_at)
-          VALUES (${loop}, ${repository.toLowerCase()}, ${number}, ${runId}, ${now})`.pipe(Effect.orDie)
+          VALUES (${loop}, ${repository.toLowerCase()}, ${number}, ${runId}, ${now})`
     }),
 
     // A pull request seen merged or closed leaves the set for good, so the check stays small as a Loop ages.
@@ -102,8 +102,8 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
           WHERE loop = ${loop} AND closed_at IS NULL AND EXISTS (
             SELECT 1 FROM usine_item_projections p
             WHERE p.item_key = json_array('github', usine_loop_pull_requests.repository, usine_loop_pull_requests.number)
-              AND upper(coalesce(json_extract(p.payload_json, '$.state'), 'OPEN')) <> 'OPEN')`.pipe(Effect.orDie)
-      return yield* Effect.orDie(openPulls(loop))
+              AND upper(coalesce(json_extract(p.payload_json, '$.state'), 'OPEN')) <> 'OPEN')`
+      return yield* openPulls(loop)
     }),
 
     // One transaction per change: the hold row and the note that explains it commit together (ADR 0049).
@@ -115,21 +115,21 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
             ON CONFLICT (run_id) DO UPDATE SET reason = excluded.reason, until = excluded.until,
               since = CASE WHEN kind = excluded.kind THEN since ELSE excluded.since END, kind = excluded.kind`
         yield* notes.held(previous, hold)
-      })).pipe(Effect.orDie)
+      }))
     }),
 
     // Called at every admission: a read first, so a Run that was never held costs no write transaction.
     releaseRun: Effect.fn("BrakeStore.releaseRun")(function* (runId: RunId) {
-      if (Option.isNone(yield* Effect.orDie(currentHold(runId)))) return
+      if (Option.isNone(yield* currentHold(runId))) return
       const now = yield* Clock.currentTimeMillis
       yield* sql.withTransaction(Effect.gen(function* () {
         const [ended] = yield* deleteHold(runId)
         if (ended !== undefined) yield* notes.released(runId, { ...ended, until: ended.until ?? undefined }, now)
-      })).pipe(Effect.orDie)
+      }))
     }),
 
     runHold: Effect.fn("BrakeStore.runHold")(function* (runId: RunId) {
-      return Option.map(yield* Effect.orDie(holdRow(runId)), holdOf)
+      return Option.map(yield* holdRow(runId), holdOf)
     }),
 
     changeMark: sql<Record<string, number | null>>`SELECT
@@ -140,12 +140,11 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
         (SELECT max(at) FROM usine_agent_holds) AS agents,
         (SELECT max(updated_at) FROM usine_cap_raises) AS raises`.pipe(
       Effect.map((rows) => Object.values(rows[0] ?? {}).map((value) => value ?? 0).join(":")),
-      Effect.orDie,
       Effect.withSpan("BrakeStore.changeMark")
     ),
 
     heldRuns: Effect.fn("BrakeStore.heldRuns")(function* (limit: number) {
-      const rows = yield* Effect.orDie(heldRows(limit))
+      const rows = yield* heldRows(limit)
       return rows.map((row): HeldRun => ({
         ...holdOf(row),
         loop: row.loop,

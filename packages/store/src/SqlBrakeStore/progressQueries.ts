@@ -59,7 +59,7 @@ export const makeProgressQueries = (sql: SqlClient.SqlClient) => {
     execute: (limit) =>
       sql`SELECT * FROM usine_item_progress WHERE parked_at IS NOT NULL ORDER BY parked_at, loop, item_key LIMIT ${limit}`
   })
-  const read = (loop: string, itemKey: ItemKey) => Effect.orDie(one({ loop, itemKey }))
+  const read = (loop: string, itemKey: ItemKey) => one({ loop, itemKey })
 
   return {
     progress: Effect.fn("BrakeStore.progress")(function* (loop: string, itemKey: ItemKey) {
@@ -92,18 +92,18 @@ export const makeProgressQueries = (sql: SqlClient.SqlClient) => {
               last_pull_request = excluded.last_pull_request, streak = excluded.streak,
               evidence_json = excluded.evidence_json, parked_at = excluded.parked_at, updated_at = excluded.updated_at`
         return next
-      })).pipe(Effect.orDie)
+      }))
     }),
 
     parked: Effect.fn("BrakeStore.parked")(function* (limit: number) {
-      return yield* Effect.orDie(parkedRows(limit))
+      return yield* parkedRows(limit)
     }),
 
     clearPark: Effect.fn("BrakeStore.clearPark")(function* (loop: string, itemKey: ItemKey) {
       const now = yield* Clock.currentTimeMillis
       const rows = yield* sql`UPDATE usine_item_progress SET streak = 0, evidence_json = '[]', parked_at = NULL,
             updated_at = ${now}
-          WHERE loop = ${loop} AND item_key = ${itemKey} AND parked_at IS NOT NULL RETURNING loop`.pipe(Effect.orDie)
+          WHERE loop = ${loop} AND item_key = ${itemKey} AND parked_at IS NOT NULL RETURNING loop`
       return rows.length === 1
     })
   }

@@ -92,7 +92,7 @@ export const makeUsageQueries = (sql: SqlClient.SqlClient) => {
         yield* addToDay(day, "global", "", delta)
         yield* addToDay(day, "loop", owner.loop, delta)
         yield* addToDay(day, "repository", owner.repository.toLowerCase(), delta)
-      })).pipe(Effect.orDie)
+      }))
     }),
 
     noteUsageDisagreed: Effect.fn("BrakeStore.noteUsageDisagreed")(function* (
@@ -104,12 +104,12 @@ export const makeUsageQueries = (sql: SqlClient.SqlClient) => {
     }),
 
     runUsage: Effect.fn("BrakeStore.runUsage")(function* (runId: RunId) {
-      const rows = yield* Effect.orDie(ofRun(runId))
+      const rows = yield* ofRun(runId)
       return rows.map((row) => ({ attemptId: AttemptId(row.attempt_id), number: row.number, usage: usageOf(row) }))
     }),
 
     usageOfDays: Effect.fn("BrakeStore.usageOfDays")(function* (fromDay: string, toDay: string) {
-      const rows = yield* Effect.orDie(ofDays({ from: fromDay, to: toDay }))
+      const rows = yield* ofDays({ from: fromDay, to: toDay })
       return rows.map((row): DayUsage => ({ day: row.day, scope: row.scope, name: row.name, usage: usageOf(row) }))
     }),
 
@@ -118,11 +118,11 @@ export const makeUsageQueries = (sql: SqlClient.SqlClient) => {
       yield* sql`INSERT INTO usine_cap_raises (day, scope, name, tokens, cost_usd, updated_at)
           VALUES (${raise.day}, ${raise.scope}, ${raise.name}, ${raise.tokens}, ${raise.costUsd}, ${now})
           ON CONFLICT (day, scope, name) DO UPDATE SET tokens = excluded.tokens,
-            cost_usd = excluded.cost_usd, updated_at = excluded.updated_at`.pipe(Effect.orDie)
+            cost_usd = excluded.cost_usd, updated_at = excluded.updated_at`
     }),
 
     raises: Effect.fn("BrakeStore.raises")(function* (day: string) {
-      const rows = yield* Effect.orDie(raisesOf(day))
+      const rows = yield* raisesOf(day)
       return rows.map((row): CapRaise => ({ day: row.day, scope: row.scope, name: row.name, tokens: row.tokens, costUsd: row.cost_usd }))
     })
   }

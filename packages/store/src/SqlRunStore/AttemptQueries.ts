@@ -23,21 +23,19 @@ export const makeAttemptQueries = (sql: SqlClient.SqlClient) => {
   )
 
   return {
-    byId: (id: AttemptId) => Effect.orDie(byId(id)),
+    byId: (id: AttemptId) => byId(id),
     /** The Run's open Attempt; the unique index allows at most one. */
-    openOf: (runId: RunId) => Effect.orDie(openOf(runId)),
-    latestOf: (runId: RunId) => Effect.orDie(latestOf(runId)),
-    allOf: (runId: RunId) => Effect.orDie(allOf(runId)),
+    openOf: (runId: RunId) => openOf(runId),
+    latestOf: (runId: RunId) => latestOf(runId),
+    allOf: (runId: RunId) => allOf(runId),
     /** Attempt numbers continue across operator retries. */
     nextNumber: (runId: RunId) =>
       sql<{ n: number | null }>`SELECT max(number) AS n FROM usine_attempts WHERE run_id = ${runId}`.pipe(
-        Effect.map((rows) => (rows[0]?.n ?? 0) + 1),
-        Effect.orDie
+        Effect.map((rows) => (rows[0]?.n ?? 0) + 1)
       ),
     insert: (attempt: Attempt) =>
       Schema.encode(AttemptFromRow)(attempt).pipe(
-        Effect.flatMap((row) => sql`INSERT INTO usine_attempts ${sql.insert(row)}`),
-        Effect.orDie
+        Effect.flatMap((row) => sql`INSERT INTO usine_attempts ${sql.insert(row)}`)
       ),
     /** Records the outcome of an open Attempt; false when it is not open. */
     close: (id: AttemptId, outcome: AttemptOutcome, endedAt: number) =>
@@ -46,13 +44,11 @@ export const makeAttemptQueries = (sql: SqlClient.SqlClient) => {
           sql`UPDATE usine_attempts SET outcome_json = ${json}, ended_at = ${endedAt}
               WHERE id = ${id} AND outcome_json IS NULL RETURNING id`
         ),
-        Effect.map((rows) => rows.length === 1),
-        Effect.orDie
+        Effect.map((rows) => rows.length === 1)
       ),
     setSession: (id: AttemptId, session: string) =>
       sql`UPDATE usine_attempts SET session = ${session} WHERE id = ${id} AND outcome_json IS NULL RETURNING id`.pipe(
-        Effect.map((rows) => rows.length === 1),
-        Effect.orDie
+        Effect.map((rows) => rows.length === 1)
       )
   }
 }

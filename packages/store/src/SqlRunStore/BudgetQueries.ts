@@ -29,22 +29,18 @@ export const makeBudgetQueries = (sql: SqlClient.SqlClient) => {
     sql`INSERT INTO usine_item_cycle_budgets (item_key, repository, generation, ask_json, reset_pending, updated_at)
         VALUES (${itemKey}, ${repositoryOf(itemKey)}, ${generation}, ${askJson}, ${resetPending ? 1 : 0}, ${now})
         ON CONFLICT (item_key) DO UPDATE SET generation = excluded.generation, ask_json = excluded.ask_json,
-          reset_pending = max(reset_pending, excluded.reset_pending), updated_at = excluded.updated_at`.pipe(
-      Effect.orDie
-    )
+          reset_pending = max(reset_pending, excluded.reset_pending), updated_at = excluded.updated_at`
 
   return {
     /** The Item's generation (0 when never reset) and its open Ask. */
     budget: (itemKey: ItemKey) =>
       sql<{ generation: number; ask_json: string | null }>`SELECT generation, ask_json
           FROM usine_item_cycle_budgets WHERE item_key = ${itemKey}`.pipe(
-        Effect.orDie,
         Effect.flatMap((rows) => {
           const row = rows[0]
           if (row === undefined) return Effect.succeed<Budget>({ generation: 0, ask: Option.none() })
           if (row.ask_json === null) return Effect.succeed<Budget>({ generation: row.generation, ask: Option.none() })
           return Schema.decode(AskJson)(row.ask_json).pipe(
-            Effect.orDie,
             Effect.map((ask): Budget => ({ generation: row.generation, ask: Option.some(ask) }))
           )
         })
@@ -52,7 +48,6 @@ export const makeBudgetQueries = (sql: SqlClient.SqlClient) => {
 
     storeAsk: (ask: CycleBudgetAsk, now: number) =>
       Schema.encode(AskJson)(ask).pipe(
-        Effect.orDie,
         Effect.flatMap((json) => upsert(ask.itemKey, ask.generation, json, false, now))
       ),
 
@@ -60,8 +55,7 @@ export const makeBudgetQueries = (sql: SqlClient.SqlClient) => {
     recordReset: (eventId: string, itemKey: ItemKey, askId: string, from: number, now: number) =>
       sql`INSERT OR IGNORE INTO usine_cycle_resets (event_id, item_key, ask_id, from_generation, to_generation, at)
           VALUES (${eventId}, ${itemKey}, ${askId}, ${from}, ${from + 1}, ${now}) RETURNING event_id`.pipe(
-        Effect.map((rows) => rows.length === 1),
-        Effect.orDie
+        Effect.map((rows) => rows.length === 1)
       ),
 
     /** Next generation, Ask cleared, `reset_pending` set. */
@@ -69,15 +63,13 @@ export const makeBudgetQueries = (sql: SqlClient.SqlClient) => {
 
     asks: sql<{ ask_json: string }>`SELECT ask_json FROM usine_item_cycle_budgets
         WHERE ask_json IS NOT NULL ORDER BY updated_at, item_key`.pipe(
-      Effect.orDie,
-      Effect.flatMap((rows) => Effect.forEach(rows, (row) => Effect.orDie(Schema.decode(AskJson)(row.ask_json))))
+      Effect.flatMap((rows) => Effect.forEach(rows, (row) => Schema.decode(AskJson)(row.ask_json)))
     ),
 
     takeResetPending: (repository: string) =>
       sql<{ item_key: string }>`UPDATE usine_item_cycle_budgets SET reset_pending = 0
           WHERE repository = ${repository.toLowerCase()} AND reset_pending = 1 RETURNING item_key`.pipe(
-        Effect.map((rows) => rows.map((row) => ItemKey(row.item_key))),
-        Effect.orDie
+        Effect.map((rows) => rows.map((row) => ItemKey(row.item_key)))
       )
   }
 }

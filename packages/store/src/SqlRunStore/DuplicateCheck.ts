@@ -7,6 +7,7 @@ import { BUSY_TIMEOUT_MS } from "../Sql"
 import { RECENT_CLAIMS, type RecentClaims } from "./RecentClaims"
 import { type RunRow, runOfStoredRow } from "./RunRow"
 import { SqliteDatabase } from "../SqliteDatabase"
+import type { LedgerFault } from "../ledgerPort"
 
 /** The Event's row joined with its Run (all columns null when it has none) and its ignore reason. */
 type RecordedRow = { readonly event_status: string; readonly ignored_reason: string | null } & (
@@ -51,7 +52,7 @@ export const finalOutcomeOf = (eventId: EventId, row: RecordedRow | undefined): 
 export const makeDuplicateCheck = (
   sql: SqlClient.SqlClient,
   recent: RecentClaims
-): Effect.Effect<(eventId: EventId) => Effect.Effect<Option.Option<ClaimResult>>, never, Scope.Scope> =>
+): Effect.Effect<(eventId: EventId) => Effect.Effect<Option.Option<ClaimResult>, LedgerFault>, LedgerFault, Scope.Scope> =>
   Effect.gen(function* () {
     const remembered = (eventId: EventId, row: RecordedRow | undefined, readAt: number) => {
       const answer = finalOutcomeOf(eventId, row)
@@ -69,15 +70,14 @@ export const makeDuplicateCheck = (
     const filename = Option.getOrUndefined(Option.map(connection, (c) => c.filename))
     if (filename === undefined || filename === "" || filename === ":memory:" || filename.startsWith("file:")) {
       const readAt = recent.epoch()
-      rebuild(yield* Effect.orDie(sql.unsafe<NewestRow>(NEWEST_FINAL_SQL, [RECENT_CLAIMS])), readAt)
+      rebuild(yield* sql.unsafe<NewestRow>(NEWEST_FINAL_SQL, [RECENT_CLAIMS]), readAt)
       return (eventId: EventId) =>
         Effect.suspend(() => {
           const hit = known(eventId)
           if (Option.isSome(hit)) return Effect.succeed(hit)
           const readAt = recent.epoch()
           return sql.unsafe<RecordedRow>(FINAL_OUTCOME_SQL, [eventId]).pipe(
-            Effect.map((rows) => remembered(eventId, rows[0], readAt)),
-            Effect.orDie
+            Effect.map((rows) => remembered(eventId, rows[0], readAt))
           )
         })
     }

@@ -66,7 +66,7 @@ export const makeEventQueries = (sql: SqlClient.SqlClient, written: (eventId: st
     Effect.suspend(() => {
       written(eventId)
       return sql`UPDATE usine_events SET status = ${status} WHERE id = ${eventId}`
-    }).pipe(Effect.orDie)
+    })
 
   return {
     /** Inserts the Event unless its dedup key is known; true when it is new. */
@@ -81,10 +81,9 @@ export const makeEventQueries = (sql: SqlClient.SqlClient, written: (eventId: st
                ${submission.receivedAt}, ${now}, 'recorded')
               RETURNING id`
         ),
-        Effect.map((rows) => rows.length === 1),
-        Effect.orDie
+        Effect.map((rows) => rows.length === 1)
       ),
-    find: (eventId: EventId) => Effect.orDie(find(eventId)),
+    find: (eventId: EventId) => find(eventId),
     setStatus,
     /** Marks the Event ignored for good, keeping the first reason given. */
     ignore: (eventId: EventId, reason: string, now: number) =>
@@ -92,22 +91,19 @@ export const makeEventQueries = (sql: SqlClient.SqlClient, written: (eventId: st
         written(eventId)
         return sql`INSERT OR IGNORE INTO usine_ignored_events (event_id, reason, at) VALUES (${eventId}, ${reason}, ${now})`
       }).pipe(
-        Effect.orDie,
         Effect.zipRight(setStatus(eventId, "ignored"))
       ),
     ignoredReason: (eventId: EventId) =>
       sql<{ reason: string }>`SELECT reason FROM usine_ignored_events WHERE event_id = ${eventId}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0]?.reason)),
-        Effect.orDie
+        Effect.map((rows) => Option.fromNullable(rows[0]?.reason))
       ),
     /** Loops and Items with a queued Event and no open Run: nothing will take the Event up unless asked. */
     stranded: stranded(undefined).pipe(
-      Effect.map((rows) => rows.map((row): StrandedPair => ({ loop: row.loop, itemKey: ItemKey(row.item_key) }))),
-      Effect.orDie
+      Effect.map((rows) => rows.map((row): StrandedPair => ({ loop: row.loop, itemKey: ItemKey(row.item_key) })))
     ),
     /** Queued Events of a Loop and Item, oldest first. */
     queuedOf: (loop: string, itemKey: ItemKey) =>
-      queuedOf({ loop, itemKey }).pipe(Effect.map((events) => events.map(toQueued)), Effect.orDie)
+      queuedOf({ loop, itemKey }).pipe(Effect.map((events) => events.map(toQueued)))
   }
 }
 

@@ -1,5 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { SqlError } from "@effect/sql/SqlError"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Exit, Option } from "effect"
 import type { RunId } from "@usine/core/ids/RunId"
 import { RunNotFound } from "@usine/core/run/RunWriteRefusals"
@@ -30,13 +30,13 @@ export const makeLedger = Effect.gen(function* () {
     attempts: makeAttemptQueries(sql),
     writer: makeRunWriter(runs),
     /**
-     * One transaction; any failure rolls every write back. SQL failures become defects here, once. The outermost one
-     * settles `recent` when it ends: what it wrote is forgotten, what it answered for good kept if it committed.
+     * One transaction; any failure rolls every write back (a SQL failure becomes a defect at the port, `ledgerPort`).
+     * The outermost one settles `recent` when it ends: what it wrote is forgotten, what it answered for good kept if it
+     * committed.
      */
-    transaction: <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    transaction: <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
       Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (outer) =>
         sql.withTransaction(effect).pipe(
-          Effect.catchAll((error) => (error instanceof SqlError ? Effect.die(error) : Effect.fail(error as E))),
           Effect.onExit((exit) => (Option.isSome(outer) ? Effect.void : Effect.sync(() => recent.settle(Exit.isSuccess(exit)))))
         ))
   }

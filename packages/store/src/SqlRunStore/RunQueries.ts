@@ -81,17 +81,17 @@ export const makeRunQueries = (sql: SqlClient.SqlClient, written: (eventId: stri
   )
 
   return {
-    byId: (id: RunId) => Effect.orDie(byId(id)),
-    byEvent: (eventId: string) => Effect.orDie(byEvent(eventId)),
+    byId: (id: RunId) => byId(id),
+    byEvent: (eventId: string) => byEvent(eventId),
     /** The open Run of a Loop and Item; the unique index allows at most one. */
-    openOf: (loop: string, itemKey: ItemKey) => Effect.orDie(openOf({ loop, itemKey })),
-    open: Effect.orDie(open(undefined)),
-    unstartedOf: (loop: string, itemKey: ItemKey) => Effect.orDie(unstartedOf({ loop, itemKey })),
-    unstartedOnItem: (itemKey: ItemKey) => Effect.orDie(unstartedOnItem(itemKey)),
-    transitionsOf: (runId: RunId) => Effect.orDie(transitionsOf(runId)),
+    openOf: (loop: string, itemKey: ItemKey) => openOf({ loop, itemKey }),
+    open: open(undefined),
+    unstartedOf: (loop: string, itemKey: ItemKey) => unstartedOf({ loop, itemKey }),
+    unstartedOnItem: (itemKey: ItemKey) => unstartedOnItem(itemKey),
+    transitionsOf: (runId: RunId) => transitionsOf(runId),
     /** Waiting and Reviewing Runs with the time they began waiting there, oldest first. */
     awaitingApproval: Effect.map(
-      Effect.orDie(awaitingApproval(undefined)),
+      awaitingApproval(undefined),
       (rows) => rows.map((row) => ({ runId: RunId(row.id), loop: row.loop, since: row.since }))
     ),
 
@@ -99,7 +99,7 @@ export const makeRunQueries = (sql: SqlClient.SqlClient, written: (eventId: stri
     insert: (run: Run) =>
       Effect.suspend(() => {
         written(run.eventId)
-        return Effect.orDie(sql`INSERT INTO usine_runs ${sql.insert(rowOfRun(run))}`)
+        return sql`INSERT INTO usine_runs ${sql.insert(rowOfRun(run))}`
       }),
 
     /** Writes `run` over the row only if the row still has `expectedVersion`; false when it does not. */
@@ -109,29 +109,24 @@ export const makeRunQueries = (sql: SqlClient.SqlClient, written: (eventId: stri
         return sql`UPDATE usine_runs SET ${sql.update(rowOfRun(run), ["id", "event_id"])}
           WHERE id = ${run.id} AND version = ${expectedVersion} RETURNING id`
       }).pipe(
-        Effect.map((rows) => rows.length === 1),
-        Effect.orDie
+        Effect.map((rows) => rows.length === 1)
       ),
 
     versionOf: (runId: RunId) =>
       sql<{ version: number }>`SELECT version FROM usine_runs WHERE id = ${runId}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0]?.version)),
-        Effect.orDie
+        Effect.map((rows) => Option.fromNullable(rows[0]?.version))
       ),
 
     insertTransition: (t: TransitionInput) =>
       sql`INSERT INTO usine_transitions (run_id, from_state, to_state, actor, login, reason, at)
-          VALUES (${t.runId}, ${t.from ?? null}, ${t.to}, ${t.actor}, ${t.login ?? null}, ${t.reason}, ${t.at})`.pipe(Effect.orDie),
+          VALUES (${t.runId}, ${t.from ?? null}, ${t.to}, ${t.actor}, ${t.login ?? null}, ${t.reason}, ${t.at})`,
 
     insertApproval: (eventId: string, runId: RunId, at: number) =>
-      sql`INSERT INTO usine_approvals (event_id, run_id, approved_at) VALUES (${eventId}, ${runId}, ${at})`.pipe(
-        Effect.orDie
-      ),
+      sql`INSERT INTO usine_approvals (event_id, run_id, approved_at) VALUES (${eventId}, ${runId}, ${at})`,
 
     hasApproval: (runId: RunId) =>
       sql`SELECT 1 FROM usine_approvals WHERE run_id = ${runId}`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.orDie
+        Effect.map((rows) => rows.length > 0)
       ),
 
     /** Runs of a Loop holding a reservation in a generation: all but those canceled before any Attempt. */
@@ -139,8 +134,7 @@ export const makeRunQueries = (sql: SqlClient.SqlClient, written: (eventId: stri
       sql<{ n: number }>`SELECT count(*) AS n FROM usine_runs r
           WHERE r.loop = ${loop} AND r.item_key = ${itemKey} AND r.generation = ${generation}
           AND (r.state <> 'Canceled' OR EXISTS (SELECT 1 FROM usine_attempts a WHERE a.run_id = r.id))`.pipe(
-        Effect.map((rows) => rows[0]?.n ?? 0),
-        Effect.orDie
+        Effect.map((rows) => rows[0]?.n ?? 0)
       )
   }
 }

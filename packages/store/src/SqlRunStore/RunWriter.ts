@@ -4,6 +4,7 @@ import { Run } from "@usine/core/run/Run"
 import { ActingPerson } from "@usine/core/people/ActingPerson"
 import type { Actor } from "@usine/core/run/Transition"
 import type { RunQueries } from "./RunQueries"
+import type { LedgerFault } from "../ledgerPort"
 
 /** Who changed a Run and why, for its transition row. */
 interface Cause {
@@ -47,7 +48,7 @@ export const makeRunWriter = (runs: RunQueries) => ({
    * Writes `current` with `patch` as version + 1, only if the row still holds `current.version`; a mismatch is
    * `StaleRunVersion` and nothing is written. A changed state tag writes its transition row too.
    */
-  save: (current: Run, patch: RunPatch, cause: Cause): Effect.Effect<Run, StaleRunVersion> =>
+  save: (current: Run, patch: RunPatch, cause: Cause): Effect.Effect<Run, StaleRunVersion | LedgerFault> =>
     Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       // A valid Run and a typed patch: skipping the constructor's validation saves ~100 µs a write.

@@ -12,6 +12,7 @@ import type { FastClaim } from "./fastClaim"
 import type { Ledger } from "./Ledger"
 import { pendingRunOf } from "./pendingRun"
 import { duplicateAnswer } from "./RecentClaims"
+import type { LedgerFault } from "../ledgerPort"
 
 /**
  * Steps 2 to 5 of the seed's claim, for an Event already recorded: `recordAndClaim` and `claimQueued`.
@@ -20,7 +21,7 @@ import { duplicateAnswer } from "./RecentClaims"
  */
 export const makeClaim = (
   ledger: Ledger,
-  duplicateOf: (eventId: EventId) => Effect.Effect<Option.Option<ClaimResult>>,
+  duplicateOf: (eventId: EventId) => Effect.Effect<Option.Option<ClaimResult>, LedgerFault>,
   fast: Option.Option<FastClaim>
 ) => {
   const { budgets, events, runs, writer } = ledger
@@ -58,7 +59,7 @@ export const makeClaim = (
     })
 
   /** `fresh`: the Event was inserted by this transaction, so no Run and no ignore row can point at it yet. */
-  const claimRecorded = (submission: Submission, actor: Actor, fresh: boolean): Effect.Effect<ClaimResult> =>
+  const claimRecorded = (submission: Submission, actor: Actor, fresh: boolean): Effect.Effect<ClaimResult, LedgerFault> =>
     Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const eventId = submission.eventId
@@ -92,7 +93,7 @@ export const makeClaim = (
           // A stale version cannot happen inside this transaction; if it does, the ledger is corrupt.
           yield* writer
             .save(run, { state: decision.state }, { actor, reason: `superseded by Event ${eventId}` })
-            .pipe(Effect.orDie)
+            .pipe(Effect.catchTag("StaleRunVersion", Effect.die))
           superseded = Option.some(run.id)
           break
         }
@@ -128,7 +129,7 @@ export const makeClaim = (
     )
   })
 
-  const general = (submission: Submission): Effect.Effect<ClaimResult> =>
+  const general = (submission: Submission): Effect.Effect<ClaimResult, LedgerFault> =>
     Effect.flatMap(
       duplicateOf(submission.eventId),
       Option.match({ onNone: () => claimInTransaction(submission), onSome: Effect.succeed })
@@ -139,7 +140,7 @@ export const makeClaim = (
     // the look-up and the transaction is the transaction's to settle, as before. With the client's connection, an
     // Event `recent` does not know goes to the common claim first, whose insert tells a new Event from a known one
     // (ADR 0080); whatever it does not settle goes the general way.
-    recordAndClaim: (submission: Submission): Effect.Effect<ClaimResult> =>
+    recordAndClaim: (submission: Submission): Effect.Effect<ClaimResult, LedgerFault> =>
       Option.match(fast, {
         onNone: () => general(submission),
         onSome: (claim) =>

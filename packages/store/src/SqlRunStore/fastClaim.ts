@@ -1,3 +1,4 @@
+import type { SqlError } from "@effect/sql/SqlError"
 import { Clock, Effect, Option } from "effect"
 import type { Submission } from "@usine/core/event/Submission"
 import type { LedgerConnectionShape } from "../LedgerConnection"
@@ -79,7 +80,7 @@ export const makeFastClaim = (db: LedgerConnectionShape, recent: RecentClaims) =
     return Option.some({ _tag: "Claimed", run, opened: true, superseded: Option.none() })
   }
   // The epoch is read inside the transaction's synchronous step, so a write that follows its commit is seen.
-  return (submission: Submission): Effect.Effect<Option.Option<ClaimResult>> =>
+  return (submission: Submission): Effect.Effect<Option.Option<ClaimResult>, SqlError> =>
     Effect.flatMap(Clock.currentTimeMillis, (now) =>
       Effect.map(
         db.transact(() => Option.map(claim(submission, now), (result) => ({ result, readAt: recent.epoch() }))),

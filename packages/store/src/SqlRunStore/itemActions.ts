@@ -28,7 +28,7 @@ export const makeItemActions = (ledger: Ledger) => {
           // Nothing else writes inside this transaction, so a stale version means a corrupt ledger.
           yield* writer
             .save(run, { state: revoke(state) }, { actor: "trigger", reason: "the Item no longer matches the Loop" })
-            .pipe(Effect.orDie)
+            .pipe(Effect.catchTag("StaleRunVersion", Effect.die))
           revoked.push(run.id)
         }
         yield* ignoreQueued(loop, itemKey, "revoked: the Item no longer matches the Loop")
@@ -68,7 +68,7 @@ export const makeItemActions = (ledger: Ledger) => {
         for (const run of yield* runs.unstartedOnItem(itemKey)) {
           yield* writer
             .save(run, { generation: next }, { actor: "operator", reason: "cycle budget reset" })
-            .pipe(Effect.orDie)
+            .pipe(Effect.catchTag("StaleRunVersion", Effect.die))
         }
         return { generation: next }
       }))

@@ -9,8 +9,7 @@ export const makeLoopPauses = (sql: SqlClient.SqlClient) => {
   let paused: ReadonlySet<string> | undefined
   let writes = 0
   const read = sql<{ loop: string }>`SELECT loop FROM usine_loop_runtime WHERE paused = 1`.pipe(
-    Effect.map((rows): ReadonlySet<string> => new Set(rows.map((row) => row.loop))),
-    Effect.orDie
+    Effect.map((rows): ReadonlySet<string> => new Set(rows.map((row) => row.loop)))
   )
   return {
     setPaused: Effect.fn("LoopPauses.setPaused")(function* (loop: string, value: boolean) {
@@ -22,8 +21,7 @@ export const makeLoopPauses = (sql: SqlClient.SqlClient) => {
         Effect.ensuring(Effect.sync(() => {
           writes++
           paused = undefined
-        })),
-        Effect.orDie
+        }))
       )
     }),
     pausedLoops: Effect.suspend(() => {

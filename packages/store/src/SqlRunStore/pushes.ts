@@ -19,9 +19,7 @@ export const makePushes = (ledger: Ledger) => {
   const rowOf = (attemptId: AttemptId) =>
     sql`SELECT outcome_json IS NULL AS open, push_branch, push_sha FROM usine_attempts WHERE id = ${attemptId}`.pipe(
       Effect.flatMap(Schema.decodeUnknown(Schema.Array(PushRow))),
-      Effect.map((rows) => Option.fromNullable(rows[0])),
-      // The store's queries die on SQL errors; the transaction retries a busy one (ADR 0076).
-      Effect.orDie
+      Effect.map((rows) => Option.fromNullable(rows[0]))
     )
 
   return {
@@ -32,7 +30,7 @@ export const makePushes = (ledger: Ledger) => {
         // The first record stays: a harvest run again pushes that commit, never a second one.
         const held = recordOf(row.value)
         if (Option.isSome(held)) return held.value
-        yield* sql`UPDATE usine_attempts SET push_branch = ${push.branch}, push_sha = ${push.sha} WHERE id = ${attemptId}`.pipe(Effect.orDie)
+        yield* sql`UPDATE usine_attempts SET push_branch = ${push.branch}, push_sha = ${push.sha} WHERE id = ${attemptId}`
         return push
       }))
     }),

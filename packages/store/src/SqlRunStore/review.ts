@@ -27,11 +27,10 @@ export const makeReview = (ledger: Ledger) => {
         return Option.none<HeldAttempt>()
       }
       const rows = yield* sql`SELECT id, patch, patch_cut, review_json FROM usine_attempts WHERE id = ${held.id}`.pipe(
-        Effect.flatMap(Schema.decodeUnknown(Schema.Array(HeldRow))),
-        Effect.orDie
+        Effect.flatMap(Schema.decodeUnknown(Schema.Array(HeldRow)))
       )
       const row = rows[0]
-      const review = row?.review_json == null ? Option.none() : Option.some(yield* Schema.decode(ReviewJson)(row.review_json).pipe(Effect.orDie))
+      const review = row?.review_json == null ? Option.none() : Option.some(yield* Schema.decode(ReviewJson)(row.review_json))
       return Option.some<HeldAttempt>({
         attempt: held,
         held: held.outcome.result.held,
@@ -55,8 +54,8 @@ export const makeReview = (ledger: Ledger) => {
         if (Option.isNone(found)) return yield* conflict(run, "answer the review of (no held Attempt)")
         const at = yield* Clock.currentTimeMillis
         const review: Review = answer.text !== undefined ? new ChangesRequested({ text: answer.text, at }) : new ReviewApproved({ at })
-        const json = yield* Schema.encode(ReviewJson)(review).pipe(Effect.orDie)
-        yield* sql`UPDATE usine_attempts SET review_json = ${json} WHERE id = ${found.value.attempt.id}`.pipe(Effect.orDie)
+        const json = yield* Schema.encode(ReviewJson)(review)
+        yield* sql`UPDATE usine_attempts SET review_json = ${json} WHERE id = ${found.value.attempt.id}`
         const number = found.value.attempt.number
         return answer.text !== undefined
           ? yield* writer.save(run, { state: requestChanges(state) }, { actor: "operator", reason: `changes requested on Attempt ${number}` })
@@ -66,7 +65,7 @@ export const makeReview = (ledger: Ledger) => {
 
     recordPatch: Effect.fn("AttemptPatches.recordPatch")(function* (attemptId: AttemptId, patch: HeldPatch) {
       const rows = yield* sql`UPDATE usine_attempts SET patch = ${patch.text}, patch_cut = ${patch.cut ? 1 : 0}
-          WHERE id = ${attemptId} AND outcome_json IS NULL RETURNING id`.pipe(Effect.orDie)
+          WHERE id = ${attemptId} AND outcome_json IS NULL RETURNING id`
       if (rows.length !== 1) return yield* new AttemptNotOpen({ attemptId: AttemptId(attemptId) })
     }),
 
@@ -75,8 +74,7 @@ export const makeReview = (ledger: Ledger) => {
     latestPatch: Effect.fn("AttemptPatches.latestPatch")(function* (runId: RunId) {
       const rows = yield* sql`SELECT number, patch, patch_cut FROM usine_attempts
           WHERE run_id = ${runId} AND patch IS NOT NULL ORDER BY number DESC, rowid DESC LIMIT 1`.pipe(
-        Effect.flatMap(Schema.decodeUnknown(Schema.Array(PatchRow))),
-        Effect.orDie
+        Effect.flatMap(Schema.decodeUnknown(Schema.Array(PatchRow)))
       )
       const row = rows[0]
       return row === undefined

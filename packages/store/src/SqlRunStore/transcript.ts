@@ -88,16 +88,16 @@ export const makeTranscript = (sql: SqlClient.SqlClient) => {
               WHERE attempt_id = ${attemptId} AND seq = ${markerSeq}`
         }
         return fitted.fill
-      })).pipe(Effect.orDie)
+      }))
       remember(attemptId, written)
       return written.rows + (written.dropped === undefined ? 0 : 1)
     }),
     transcriptPosition: Effect.fn("Transcripts.transcriptPosition")(function* (attemptId: AttemptId) {
-      const fill = yield* Effect.orDie(storedFill(attemptId))
+      const fill = yield* storedFill(attemptId)
       return fill.rows + (fill.dropped?.rows ?? 0)
     }),
     transcript: Effect.fn("Transcripts.transcript")(function* (attemptId: AttemptId, afterSeq?: number) {
-      const lines = yield* Effect.orDie(after({ attemptId, afterSeq: afterSeq ?? 0 }))
+      const lines = yield* after({ attemptId, afterSeq: afterSeq ?? 0 })
       return lines.map(({ attemptId: _attempt, ...entry }) => entry)
     })
   }
