@@ -13,6 +13,7 @@ import { ParkedRuns } from "./ParkedRuns"
 import { PushRecords } from "./PushRecords"
 import { RunClaims } from "./RunClaims"
 import { RunLookup } from "./RunLookup"
+import type { RunPorts } from "./RunPorts"
 import { RunReads } from "./RunReads"
 import { Transcripts } from "./Transcripts"
 import { makeAttempts } from "./SqlRunStore/attempts"
@@ -57,18 +58,7 @@ const make = Effect.gen(function* () {
   }
 })
 
-type Ports =
-  | RunClaims
-  | OperatorActions
-  | ParkedRuns
-  | AttemptLifecycle
-  | AttemptPatches
-  | PushRecords
-  | Transcripts
-  | LoopPauses
-  | CycleBudgets
-  | RunLookup
-  | RunReads
+type Ports = RunPorts | RunReads
 
 /**
  * Each port takes the methods of its role from the one store, where the ledger's faults become defects; a consumer

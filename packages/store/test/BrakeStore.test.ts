@@ -11,7 +11,8 @@ import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import { begin, openedRun, REPOSITORY, submission, tempDir } from "./fixtures/testLedger"
-import { runLedger, type RunPorts } from "@usine/testkit/runLedger"
+import type { RunPorts } from "@usine/store/RunPorts"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const DAY = 86_400_000
 

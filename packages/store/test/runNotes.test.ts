@@ -12,7 +12,8 @@ import * as Sql from "@usine/store/Sql"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import { openedRun, submission, tempDir } from "./fixtures/testLedger"
-import { runLedger, type RunPorts } from "@usine/testkit/runLedger"
+import type { RunPorts } from "@usine/store/RunPorts"
+import { runLedger } from "@usine/testkit/runLedger"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

@@ -9,19 +9,7 @@ import { PushRecords } from "@usine/store/PushRecords"
 import { RunClaims } from "@usine/store/RunClaims"
 import { RunLookup } from "@usine/store/RunLookup"
 import { Transcripts } from "@usine/store/Transcripts"
-
-/** Every Run port of the ledger; `SqlRunStore.layer` provides them all from one store. */
-export type RunPorts =
-  | RunClaims
-  | OperatorActions
-  | ParkedRuns
-  | AttemptLifecycle
-  | AttemptPatches
-  | PushRecords
-  | Transcripts
-  | LoopPauses
-  | CycleBudgets
-  | RunLookup
+import type { RunPorts } from "@usine/store/RunPorts"
 
 /**
  * The Run ports of a context as one object, for tests and benches that drive the ledger through every role in turn
