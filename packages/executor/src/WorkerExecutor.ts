@@ -179,9 +179,10 @@ export const make = (options: WorkerExecutorOptions) =>
         Effect.zipRight(worker.workspace.remove(attemptDir)),
         Effect.catchAll((error) =>
           Effect.logWarning("cancel could not salvage; the workspace stays for recovery").pipe(
-            Effect.annotateLogs({ attemptId, error: String(error) })
+            Effect.annotateLogs({ error: String(error) })
           )
-        )
+        ),
+        Effect.annotateLogs({ attemptId })
       )
       return harvested
     })

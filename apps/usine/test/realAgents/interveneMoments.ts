@@ -19,7 +19,7 @@ const requestsWith = (w: RealAgentWorld, scenario: string, text: string) =>
   (w.models[scenario]?.requests ?? []).filter((r) => r.turn !== undefined && JSON.stringify(r.body).includes(text))
 
 /** The scenario's one Run, once it exists. */
-const openedRun = (w: RealAgentWorld, scenario: string) =>
+export const openedRun = (w: RealAgentWorld, scenario: string) =>
   eventually(
     `the ${scenario} Run opened`,
     Effect.map(w.ledger.runs(scenario).pipe(Effect.orElseSucceed(() => [])), (runs) => Option.fromNullable(runs[0])),
@@ -27,7 +27,7 @@ const openedRun = (w: RealAgentWorld, scenario: string) =>
   )
 
 /** The Run's open Attempt once its transcript shows a `tool_call` whose text includes `command`, and no result yet. */
-const inToolCall = (w: RealAgentWorld, runId: string, command: string) =>
+export const inToolCall = (w: RealAgentWorld, runId: string, command: string) =>
   eventually(
     `the agent is in its call of ${command}`,
     Effect.map(runView(w, runId).pipe(Effect.orElseSucceed(() => undefined)), (view) => {

@@ -2,25 +2,13 @@ import { Effect, Option, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import * as path from "node:path/posix"
 import { SessionGone } from "@usine/engine/Executor"
-import { channelOf, type Harness } from "../harness/Harness"
-import { harnessFor } from "../harness/harnessFor"
+import { channelOf } from "../harness/Harness"
 import { intervene } from "../Intervention"
-import type { WorkerTransportShape } from "../WorkerTransport"
 import { readJournal } from "./AttemptJournal"
-import { HARNESS_FILE, operatorDir, turnDir, turnSession } from "./AttemptContext"
+import { operatorDir, turnDir, turnSession } from "./AttemptContext"
 import type { AttemptLocator } from "./AttemptLocator"
 import { OperatorMessage } from "./OperatorMessage"
-
-const harnessNames: ReadonlyArray<Harness["name"]> = ["codex", "claude", "pi", "command"]
-
-/** The harness a turn's session was started with; a folder from before it was recorded is a `command` one's. */
-const turnHarness = (transport: WorkerTransportShape, dir: string) =>
-  transport.readFile(path.join(dir, HARNESS_FILE)).pipe(
-    Effect.map((bytes) => {
-      const name = Option.getOrElse(Option.map(bytes, (b) => Buffer.from(b).toString("utf8").trim()), () => "command")
-      return harnessFor(harnessNames.find((n) => n === name) ?? "command")
-    })
-  )
+import { turnHarness } from "./turnHarness"
 
 /**
  * Hands an operator message to the current turn's live session by its harness's channel (ADR 0062), then leaves it

@@ -1,10 +1,10 @@
-import { Clock, Effect } from "effect"
-import * as path from "node:path/posix"
+import { Effect } from "effect"
 import type { SessionRecord } from "../DurableSession/SessionRecord"
 import { sessionFiles } from "../DurableSession/sessionFiles"
 import type { StreamParser } from "../harness/Harness"
-import { idOfMessageFile, messageFile } from "../Intervention"
-import { HostOperationFailed, type TransportError, type WorkerTransportShape } from "../WorkerTransport"
+import { idOfMessageFile } from "../Intervention"
+import type { TransportError, WorkerTransportShape } from "../WorkerTransport"
+import { feedLine } from "./feedLine"
 
 /**
  * For a session whose wrapper feeds the CLI's stdin (ADR 0062): drops `inbox/close` once the parser sees the CLI
@@ -29,7 +29,7 @@ export const feedCloser = (
     closed ??= inbox.includes("close")
     const fed = (yield* transport.listDirectory(files.fed)).filter((name) => name.endsWith(".msg"))
     if (probe !== undefined && ![...inbox, ...fed].some((name) => name.endsWith(".msg") && idOfMessageFile(name) === probe.id)) {
-      yield* feedProbe(transport, files.inbox, probe)
+      yield* feedLine(transport, files.inbox, probe)
     }
     const waiting = inbox.some((name) => name.endsWith(".msg"))
     const answered = parser.answered?.() ?? new Set<string>()
@@ -43,15 +43,3 @@ export const feedCloser = (
     }
   })
 }
-
-/** The probe as a message file: written under a dot name, then renamed whole, so the feeder never takes half of it. */
-const feedProbe = (transport: WorkerTransportShape, inbox: string, probe: { readonly id: string; readonly line: string }) =>
-  Effect.gen(function* () {
-    const file = messageFile(yield* Clock.currentTimeMillis, probe.id)
-    const staged = path.join(inbox, `.${file}.tmp`)
-    yield* transport.writeFile(staged, probe.line, { mode: 0o600 })
-    const moved = yield* transport.exec({ argv: ["mv", "-f", staged, path.join(inbox, file)], timeoutMs: 30_000 })
-    if (moved.exitCode !== 0) {
-      return yield* new HostOperationFailed({ host: transport.host, operation: `mv ${staged}`, detail: moved.stderr.trim() })
-    }
-  })

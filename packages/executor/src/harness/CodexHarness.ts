@@ -2,6 +2,7 @@ import { join } from "node:path"
 import { cliArgv } from "./cliArgv"
 import { CODEX_SEED_ROLLOUT, codexChannel, codexSeedRollout, codexSessionStart, codexThreadId } from "./codexAppServer"
 import { codexAppServerParser } from "./codexAppServerParser"
+import { codexInterrupt } from "./codexInterrupt"
 import { type Harness, MODEL_PROVIDER_KEY_VARIABLE, type ModelProvider } from "./Harness"
 import { jsonLine, obj, str } from "./jsonLine"
 import { processExitFailure } from "./processExitFailure"
@@ -46,7 +47,8 @@ export const CodexHarness: Harness = {
     if (e["method"] === "error") return obj(e["params"])["willRetry"] === true || RECONNECTING.test(str(obj(obj(e["params"])["error"])["message"]) ?? "")
     return e.type === "error" && RECONNECTING.test(str(e["message"]) ?? "")
   },
-  channel: codexChannel
+  channel: codexChannel,
+  interrupt: codexInterrupt
 }
 
 /**

@@ -90,6 +90,22 @@ export type InterventionChannel =
   /** The CLI cannot take input mid-turn; the reason is what the operator is told. */
   | { readonly _tag: "None"; readonly reason: string }
 
+/**
+ * How a CLI fed through its stdin is asked to end the turn in progress before its session is stopped (ADR 0101):
+ * Codex's `turn/interrupt`. The daemon feeds `request`'s line, then waits a bounded time for a line that `ended` reads.
+ */
+export interface TurnInterrupt {
+  /** A fixed text every stream line naming a turn's start or end contains (to find them cheaply). */
+  readonly marker: string
+  /** From the stream's lines that contain `marker`: the command ending the turn in progress, or none running. */
+  readonly request: (
+    lines: ReadonlyArray<string>,
+    session: { readonly attemptDir: string }
+  ) => { readonly id: string; readonly turnId: string; readonly line: string } | undefined
+  /** How turn `turnId` ended (`interrupted`, `completed`), if this line says it did. */
+  readonly ended: (line: string, turnId: string) => string | undefined
+}
+
 /** One agent CLI: how to start it and how to read what it prints. */
 export interface Harness {
   readonly name: "codex" | "claude" | "pi" | "command"
@@ -101,6 +117,8 @@ export interface Harness {
   readonly isStallLine: (line: string) => boolean
   /** How operator messages reach it; absent: it cannot take one mid-turn (`channelOf`). */
   readonly channel?: InterventionChannel
+  /** How its turn in progress is ended before its session is stopped; absent: the session is only signalled. */
+  readonly interrupt?: TurnInterrupt
 }
 
 /** A harness's channel; one that declares none refuses messages, saying so. */

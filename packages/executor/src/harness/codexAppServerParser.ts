@@ -1,6 +1,7 @@
 import { AgentFailure, type AttemptFailure } from "@usine/core/attempt/failure"
 import type { TranscriptEntry, Usage } from "@usine/core/transcript/TranscriptRow"
 import { CODEX_TASK_ID, CODEX_THREAD_ID } from "./codexAppServer"
+import { CODEX_INTERRUPT_PREFIX } from "./codexInterrupt"
 import { codexExecParser, HIGH_DEMAND } from "./codexExecParser"
 import type { StreamParser } from "./Harness"
 import { arr, jsonLine, num, obj, str, type StreamEvent, unknownEventRow } from "./jsonLine"
@@ -86,6 +87,9 @@ export const codexAppServerParser = (): StreamParser => {
         return [error(`codex refused ${id === CODEX_TASK_ID ? "the task" : id === CODEX_THREAD_ID ? "the thread" : "initialize"}: ${refused}`, at)]
       }
       default:
+        if (id.startsWith(CODEX_INTERRUPT_PREFIX)) {
+          return [{ kind: "system", text: refused === undefined ? "codex was asked to end its turn" : truncate(`codex refused to end its turn: ${refused}`), at }]
+        }
         answered.add(id)
         if (refused !== undefined) return [{ kind: "system", text: truncate(`codex refused the operator's message: ${refused}`), at }]
         idle = false
