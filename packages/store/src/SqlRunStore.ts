@@ -81,7 +81,7 @@ const ports = Effect.map(make, (store) =>
     Context.add(LoopPauses, Struct.pick(store, "setPaused", "pausedLoops")),
     Context.add(CycleBudgets, Struct.pick(store, "resetCycleBudget", "generation", "takeResetPending", "asks")),
     Context.add(RunLookup, Struct.pick(store, "getRun", "openRuns", "attempts", "transitions")),
-    Context.add(RunReads, Struct.pick(store, "getRun", "latestPatch", "generation", "asks"))
+    Context.add(RunReads, Struct.pick(store, "getRun", "transitions", "latestPatch", "generation", "asks"))
   ))
 
 /** The ledger's Run ports, and its reads for the Board (`RunReads`), all on one store; needs `Sql.layer` below it. */
