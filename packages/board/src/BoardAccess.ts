@@ -6,7 +6,11 @@ import { RunReads } from "@usine/store/RunReads"
 import { type BoardAction, ROLE_NEEDED } from "./BoardAccess/roleNeeded"
 import { RoleTooLow } from "./BoardAccess/RoleTooLow"
 import { BoardSettings } from "./BoardSettings"
+import { FourEyes, type Gate } from "./FourEyes"
 import { RepositoryRoles } from "./RepositoryRoles"
+
+/** The approvals a Loop's four-eyes rule may bar, and the gate each opens. */
+const GATE_OF: Partial<Record<BoardAction, Gate>> = { approve: "start", approvePullRequest: "pull_request" }
 
 /** What an action acts on, which names the repositories whose role counts. */
 export type ActionTarget =
@@ -25,9 +29,12 @@ export class BoardAccess extends Effect.Service<BoardAccess>()("usine/BoardAcces
     const reads = yield* RunReads
     const settings = yield* BoardSettings
     const roles = yield* Effect.serviceOption(RepositoryRoles)
+    const fourEyes = yield* FourEyes
 
     const roleOf = (login: string, repository: string): ReturnType<RepositoryRoles["Type"]["roleOf"]> =>
       Option.match(roles, { onNone: () => Effect.succeed<RepositoryRole>("none"), onSome: (r) => r.roleOf(login, repository) })
+    const freshRoleOf = (login: string, repository: string): ReturnType<RepositoryRoles["Type"]["refresh"]> =>
+      Option.match(roles, { onNone: () => Effect.succeed<RepositoryRole>("none"), onSome: (r) => r.refresh(login, repository) })
 
     const configured = () => settings.current().repositories
 
@@ -45,14 +52,34 @@ export class BoardAccess extends Effect.Service<BoardAccess>()("usine/BoardAcces
           Effect.sync(() => settings.current().loops.find((l) => l.name === loop)?.repositories ?? configured())
       })
 
+    // A target that names no repository (a Run of an unknown Item) asks for the role on all of them.
+    const touched = (target: ActionTarget) =>
+      Effect.map(repositoriesOf(target), (repositories) => repositories.length === 0 ? configured() : repositories)
+
     return {
-      /** Fails with RoleTooLow unless `login` holds the action's role on every repository it touches. */
+      /**
+       * Fails with RoleTooLow unless `login` holds the action's role on every repository it touches, and with
+       * FourEyesRefused when the Run's Loop bars them from the approval. A cached role that refuses is read from
+       * GitHub once more before the refusal (ADR 0103): a person promoted a minute ago acts now.
+       */
       check: Effect.fn("BoardAccess.check")(function* (login: string, action: BoardAction, target: ActionTarget) {
         const needs = ROLE_NEEDED[action]
-        const repositories = yield* repositoriesOf(target)
-        // A target that names no repository (a Run of an unknown Item) asks for the role on all of them.
-        for (const repository of repositories.length === 0 ? configured() : repositories) {
-          const held = yield* roleOf(login, repository)
+        for (const repository of yield* touched(target)) {
+          if (atLeast(yield* roleOf(login, repository), needs)) continue
+          const held = yield* freshRoleOf(login, repository)
+          if (!atLeast(held, needs)) return yield* new RoleTooLow({ login, repository, action, needs, held })
+        }
+        const gate = GATE_OF[action]
+        if (gate !== undefined && target._tag === "Run") yield* fourEyes.check(login, gate, target.runId)
+      }),
+      /**
+       * The same check with every role read from GitHub again: after GitHub answered 401/403 to a call made for the
+       * person, a refusal names the role they now hold rather than GitHub's error.
+       */
+      recheck: Effect.fn("BoardAccess.recheck")(function* (login: string, action: BoardAction, target: ActionTarget) {
+        const needs = ROLE_NEEDED[action]
+        for (const repository of yield* touched(target)) {
+          const held = yield* freshRoleOf(login, repository)
           if (!atLeast(held, needs)) return yield* new RoleTooLow({ login, repository, action, needs, held })
         }
       }),
@@ -64,5 +91,6 @@ export class BoardAccess extends Effect.Service<BoardAccess>()("usine/BoardAcces
         return false
       })
     } as const
-  })
+  }),
+  dependencies: [FourEyes.Default]
 }) {}

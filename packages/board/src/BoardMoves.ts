@@ -4,7 +4,9 @@ import { Context, type Effect, Schema } from "effect"
 export class BoardMoveFailed extends Schema.TaggedError<BoardMoveFailed>()("BoardMoveFailed", {
   repository: Schema.String,
   number: Schema.Number,
-  detail: Schema.String
+  detail: Schema.String,
+  /** GitHub's status when it answered the write with one (401 and 403 make the Board read the person's role again). */
+  githubStatus: Schema.optional(Schema.Number)
 }) {
   override get message() {
     return `could not move ${this.repository}#${this.number}: ${this.detail}`

@@ -1,4 +1,5 @@
 import { Context, Duration, Layer, Option, type Redacted } from "effect"
+import type { PullRequestApprover, StartApprover } from "@usine/core/config/ApprovalConfig"
 import type { GlobalBudget, LoopBudget } from "@usine/core/config/BudgetConfig"
 import type { CompiledLoop } from "@usine/core/config/CompiledLoop"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
@@ -17,6 +18,8 @@ export interface LoopInfo {
   readonly approval: "required" | "none"
   /** `required`: verified work waits for review before its pull request (ADR 0063); absent means none. */
   readonly pullRequestApproval?: "required" | "none" | undefined
+  /** Who may approve each gate (ADR 0103); absent: anyone with the role. */
+  readonly approvers?: { readonly start: StartApprover; readonly pullRequest: PullRequestApprover } | undefined
   /** The Agent that judges each verified round, if any. */
   readonly judge?: string | undefined
   /** Runs per Item between resets; schedule Loops have none. */
@@ -76,6 +79,7 @@ const loopInfoOf = (loop: CompiledLoop): LoopInfo => ({
   agent: loop.agent,
   approval: loop.approval,
   pullRequestApproval: loop.pullRequestApproval,
+  approvers: loop.approvers,
   ...(loop.judge === undefined ? {} : { judge: loop.judge }),
   ...(loop.on === "schedule"
     ? { schedule: `${loop.schedule.cron} (${loop.schedule.tz})` }

@@ -18,5 +18,7 @@ export class RepositoryRoles extends Context.Tag("usine/RepositoryRoles")<
   {
     /** The person's role on `owner/name` (`none` for an account GitHub does not know there); cached a few minutes. */
     readonly roleOf: (login: string, repository: string) => Effect.Effect<RepositoryRole, RoleUnknown>
+    /** The person's role asked of GitHub again, past the cache, which keeps the answer. */
+    readonly refresh: (login: string, repository: string) => Effect.Effect<RepositoryRole, RoleUnknown>
   }
 >() {}

@@ -45,6 +45,13 @@ describe("faults", () => {
       assert.strictEqual(secondary.status, 403)
       assert.match(String(secondary.response?.data.message), /You have exceeded a secondary rate limit/)
       assert.strictEqual(secondary.response?.headers["retry-after"], "60")
+
+      // A refusal that is no rate limit: no Retry-After, GitHub's permission message.
+      yield* control.setFault({ method: "DELETE", path: "/repos/*/*/issues/*/labels/*", status: 403, rateLimit: "none", times: 1 })
+      const forbidden = yield* failure(() => octokit.rest.issues.removeLabel({ ...get, name: "bug" }))
+      assert.strictEqual(forbidden.status, 403)
+      assert.strictEqual(forbidden.response?.data.message, "Resource not accessible by integration")
+      assert.isUndefined(forbidden.response?.headers["retry-after"])
     }).pipe(Effect.provide(GitHubSim.layer()))
   )
 

@@ -29,16 +29,25 @@ export class PersonRoles extends Effect.Service<PersonRoles>()("usine/PersonRole
           )
         )
 
+    const askAndKeep = (login: string, repository: string) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const role = yield* ask(repository, login)
+        yield* Ref.update(cache, (map) => new Map(map).set(keyOf(repository, login), { role, at: now }))
+        return role
+      })
+
     return {
       /** The person's role on `owner/name`: cached, else asked. */
       roleOf: Effect.fn("PersonRoles.roleOf")(function* (login: string, repository: string) {
-        const key = keyOf(repository, login)
         const now = yield* Clock.currentTimeMillis
-        const known = (yield* Ref.get(cache)).get(key)
+        const known = (yield* Ref.get(cache)).get(keyOf(repository, login))
         if (known !== undefined && now - known.at < ROLE_TTL_MS) return known.role
-        const role = yield* ask(repository, login)
-        yield* Ref.update(cache, (map) => new Map(map).set(key, { role, at: now }))
-        return role
+        return yield* askAndKeep(login, repository)
+      }),
+      /** The person's role asked again, whatever the cache holds, and kept: a promotion or demotion shows at once. */
+      refresh: Effect.fn("PersonRoles.refresh")(function* (login: string, repository: string) {
+        return yield* askAndKeep(login, repository)
       })
     } as const
   })

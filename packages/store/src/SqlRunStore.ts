@@ -75,7 +75,7 @@ const ports = Effect.map(make, (store) =>
     Context.add(LoopPauses, ledgerPort(LoopPauses, Struct.pick(store, "setPaused", "pausedLoops"))),
     Context.add(CycleBudgets, ledgerPort(CycleBudgets, Struct.pick(store, "resetCycleBudget", "generation", "takeResetPending", "asks"))),
     Context.add(RunLookup, ledgerPort(RunLookup, Struct.pick(store, "getRun", "openRuns", "attempts", "transitions"))),
-    Context.add(RunReads, ledgerPort(RunReads, Struct.pick(store, "getRun", "latestPatch", "generation", "asks")))
+    Context.add(RunReads, ledgerPort(RunReads, Struct.pick(store, "getRun", "latestPatch", "generation", "asks", "transitions")))
   ))
 
 /** The ledger's Run ports, and its reads for the Board (`RunReads`), all on one store; needs `Sql.layer` below it. */

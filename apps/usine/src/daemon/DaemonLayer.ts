@@ -17,7 +17,7 @@ import type { StartupPlan } from "./StartupPlan"
  * The executor is given, so the demo and the tests wire the same daemon as `usine up`.
  */
 export const DaemonLayer = <E, R>(plan: StartupPlan, executor: Layer.Layer<Executor, E, R>) =>
-  BoardLayer(plan.signIn).pipe(
+  BoardLayer(plan.signIn, plan.login).pipe(
     Layer.provideMerge(TriggersLayer),
     Layer.provideMerge(WorkersReloadLayer(plan.configFile).pipe(Layer.provideMerge(EngineLayer))),
     Layer.provideMerge(logAttempts(executor)),

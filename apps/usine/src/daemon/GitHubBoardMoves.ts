@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { BoardMoveFailed, BoardMoves } from "@usine/board/BoardMoves"
 import { GitHubClient } from "@usine/github/GitHubClient"
-import { GitHubRequestFailed } from "@usine/github/GitHubError"
+import { GitHubRequestFailed, GitHubUnauthorized } from "@usine/github/GitHubError"
 import { PollingTriggers } from "@usine/triggers/PollingTriggers"
 import { repositoryParts } from "@usine/github/repositoryParts"
 
@@ -23,7 +23,16 @@ export const GitHubBoardMoves: Layer.Layer<BoardMoves, never, GitHubClient | Pol
           yield* client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", { ...target, labels: [toLabel] })
           yield* triggers.hint({ repository, number })
         }).pipe(
-          Effect.mapError((error) => new BoardMoveFailed({ repository, number, detail: error.message })),
+          Effect.mapError((error) =>
+            new BoardMoveFailed({
+              repository,
+              number,
+              detail: error.message,
+              ...(error instanceof GitHubRequestFailed
+                ? { githubStatus: error.status }
+                : error instanceof GitHubUnauthorized ? { githubStatus: 401 } : {})
+            })
+          ),
           Effect.withSpan("BoardMoves.move")
         )
     })

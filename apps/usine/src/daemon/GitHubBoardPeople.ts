@@ -1,9 +1,12 @@
 import { Effect, Layer, Redacted } from "effect"
 import { GitHubSignIn, SignInRefused } from "@usine/board/GitHubSignIn"
+import { ItemLabellers, LabellerUnknown } from "@usine/board/ItemLabellers"
 import { RepositoryRoles, RoleUnknown } from "@usine/board/RepositoryRoles"
 import { githubWebUrl } from "@usine/core/config/githubWebUrl"
 import { makeOAuthWebFlow } from "@usine/github/OAuthWebFlow"
+import { LabelActors } from "@usine/github/LabelActors"
 import { PersonRoles } from "@usine/github/PersonRoles"
+import { labellerOf } from "@usine/github/WriteBack/nameReviewers"
 
 /** The OAuth App people sign in to the Board with, its secret resolved at start (`board.auth.github`). */
 export interface SignInApp {
@@ -15,12 +18,29 @@ export interface SignInApp {
 /** People's roles for the Board, read with the daemon's GitHub client (ADR 0096). */
 export const GitHubRepositoryRoles = Layer.effect(
   RepositoryRoles,
-  Effect.map(PersonRoles, (roles) =>
-    RepositoryRoles.of({
-      roleOf: (login, repository) =>
-        roles.roleOf(login, repository).pipe(Effect.mapError((error) => new RoleUnknown({ login, repository, detail: error.message })))
-    }))
+  Effect.map(PersonRoles, (roles) => {
+    const unknown = (login: string, repository: string) => (error: { readonly message: string }) =>
+      new RoleUnknown({ login, repository, detail: error.message })
+    return RepositoryRoles.of({
+      roleOf: (login, repository) => roles.roleOf(login, repository).pipe(Effect.mapError(unknown(login, repository))),
+      refresh: (login, repository) => roles.refresh(login, repository).pipe(Effect.mapError(unknown(login, repository)))
+    })
+  })
 ).pipe(Layer.provide(PersonRoles.Default))
+
+/** Who labelled an Item into a Loop, from its issue events as the write-back's `labeller` reviewer reads them. */
+export const GitHubItemLabellers = (self: string) =>
+  Layer.effect(
+    ItemLabellers,
+    Effect.map(LabelActors, (actors) =>
+      ItemLabellers.of({
+        labellerOf: ({ number, repository }, ifSource, receivedAt) =>
+          actors.actors(repository, number).pipe(
+            Effect.map(({ labellers }) => labellerOf({ ifSource, receivedAt, self }, labellers)),
+            Effect.mapError((error) => new LabellerUnknown({ repository, number, detail: error.message }))
+          )
+      }))
+  ).pipe(Layer.provide(LabelActors.Default))
 
 /**
  * The daemon's half of sign-in with GitHub: the code exchange with the App's secret. Without `board.auth.github` the

@@ -5,7 +5,7 @@ import { ConfigState } from "../ConfigState"
 import { DaemonPollFailureFeed } from "../daemon/DaemonPollFailureFeed"
 import { DaemonWorkerStatusFeed } from "../daemon/DaemonWorkerStatusFeed"
 import { GitHubBoardMoves } from "../daemon/GitHubBoardMoves"
-import { GitHubBoardSignIn, GitHubRepositoryRoles, type SignInApp } from "../daemon/GitHubBoardPeople"
+import { GitHubBoardSignIn, GitHubItemLabellers, GitHubRepositoryRoles, type SignInApp } from "../daemon/GitHubBoardPeople"
 import { derivedSnapshot } from "../daemon/derivedSnapshot"
 import { BoardRoutesLayer } from "./BoardRoutesLayer"
 
@@ -17,10 +17,10 @@ const LiveBoardSettings = Layer.effect(
 
 /**
  * The Board on its configured address, with the daemon's feeds: poll failures, Workers, card moves on GitHub, people's
- * roles and their sign-in with GitHub; and the routes served beside it (webhooks, `/metrics`), which read the same
+ * roles, who labelled an Item, and their sign-in with GitHub; and the routes served beside it (webhooks, `/metrics`), which read the same
  * settings.
  */
-export const BoardLayer = (signIn: SignInApp | undefined) =>
+export const BoardLayer = (signIn: SignInApp | undefined, self: string) =>
   BoardServer.Default.pipe(
     Layer.provide(Layer.mergeAll(
       DaemonPollFailureFeed,
@@ -28,6 +28,7 @@ export const BoardLayer = (signIn: SignInApp | undefined) =>
       GitHubBoardMoves,
       BoardRoutesLayer,
       GitHubRepositoryRoles,
+      GitHubItemLabellers(self),
       GitHubBoardSignIn(signIn)
     )),
     Layer.provide(LiveBoardSettings)

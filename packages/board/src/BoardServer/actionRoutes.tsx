@@ -39,6 +39,12 @@ export const readBody = async (c: Context<BoardEnv>): Promise<unknown> =>
     ? c.req.json().catch(() => ({}))
     : c.req.parseBody().catch(() => ({}))
 
+/** A failure carrying GitHub's 401 or 403 answer to a call the action made. */
+const refusedByGitHub = (error: unknown): boolean => {
+  const status = typeof error === "object" && error !== null && "githubStatus" in error ? error.githubStatus : undefined
+  return status === 401 || status === 403
+}
+
 /** Which action a route is, for its role, and what it acts on, for the repositories the role is read on. */
 interface Guard<P, B> {
   readonly name: BoardAction
@@ -67,7 +73,14 @@ export const actionRoutes = (app: Hono<BoardEnv>, deps: ActionDeps) => {
         Effect.all([parseInput(params, c.req.param()), parseInput(body, raw)]).pipe(
           Effect.tap(([p, b]) => Effect.sync(() => (back = b.back ?? home(p)))),
           Effect.tap(([p, b]) => person === undefined ? Effect.void : deps.access.check(person, guard.name, guard.target(p, b))),
-          Effect.flatMap(([p, b]) => act(p, b)),
+          Effect.flatMap(([p, b]) =>
+            act(p, b).pipe(
+              // GitHub refused a call made for the person: their role is read again, and a refusal names it.
+              Effect.tapError((error) =>
+                person !== undefined && refusedByGitHub(error) ? deps.access.recheck(person, guard.name, guard.target(p, b)) : Effect.void
+              )
+            )
+          ),
           Effect.provideService(ActingPerson, { login: person }),
           Effect.tapErrorCause(logUnexpected)
         )

@@ -18,7 +18,9 @@ const STATUS: Readonly<Record<string, ContentfulStatusCode>> = {
   UnknownColumn: 400,
   BoardMoveFailed: 502,
   RoleTooLow: 403,
-  RoleUnknown: 502
+  FourEyesRefused: 403,
+  RoleUnknown: 502,
+  LabellerUnknown: 502
 }
 
 interface Problem {

@@ -1,4 +1,5 @@
 import { Duration } from "effect"
+import type { PullRequestApprover, StartApprover } from "./ApprovalConfig"
 import type { LoopBudget } from "./BudgetConfig"
 import type { CelExpression } from "./CelExpression"
 import { type CronSchedule, makeCronSchedule } from "./CronSchedule"
@@ -23,6 +24,8 @@ interface LoopCommon {
   readonly approval: "required" | "none"
   /** The pull-request gate: `required` parks a verified Run in Reviewing before anything is pushed (ADR 0063). */
   readonly pullRequestApproval: "required" | "none"
+  /** Who may approve each gate (ADR 0103): `anyone` with the role, or four eyes. */
+  readonly approvers: { readonly start: StartApprover; readonly pullRequest: PullRequestApprover }
   /** The Agent that judges each verified round; absent means none. */
   readonly judge: string | undefined
   readonly maxAttemptMinutes: number | undefined
@@ -94,6 +97,7 @@ export const compileLoop = (
     agent: loop.agent,
     approval: loop.approval.start,
     pullRequestApproval: loop.approval.pullRequest,
+    approvers: { start: loop.approval.startBy, pullRequest: loop.approval.pullRequestBy },
     judge: loop.judge,
     maxAttemptMinutes: loop.maxAttemptMinutes,
     verify: loop.verify,

@@ -4,7 +4,7 @@ import { Interval, Name, NetworkEndpoint, NonEmptyString, NonNegativeInt, Positi
 import { CronPatternString, TimeZone } from "./CronSchedule"
 import { GitHubLogin, TrustMode } from "../trust/TrustPolicy"
 import { LiquidTemplateFromString } from "./LiquidTemplate"
-import { ApprovalConfig } from "./ApprovalConfig"
+import { ApprovalConfig, defaultApproval } from "./ApprovalConfig"
 import { defaultMaxNoProgress, LoopBudget } from "./BudgetConfig"
 import { PullRequestOptions, StatusLabels } from "./WriteBackConfig"
 import { defaultOutputCaps, OutputConfig } from "./OutputConfig"
@@ -27,7 +27,7 @@ export const LoopConfig = Schema.Struct({
   prompt: LiquidTemplateFromString,
   agent: Name,
   /** The start gate, and the pull-request gate (ADR 0063). */
-  approval: Schema.optionalWith(ApprovalConfig, { default: () => ({ start: "required" as const, pullRequest: "none" as const }) }),
+  approval: Schema.optionalWith(ApprovalConfig, { default: () => defaultApproval }),
   /** An Agent that reviews each verified round (task, diff, verify output) and answers pass or feedback (ADR 0063). */
   judge: Schema.optional(Name),
   maxCycles: Schema.optional(PositiveInt).pipe(Schema.fromKey("max_cycles")),

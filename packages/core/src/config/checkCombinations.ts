@@ -26,6 +26,13 @@ export const checkCombinations = (raw: Raw): ReadonlyArray<ConfigIssue> => {
         if (has(loop, key)) issues.push(issueAt(at(key), `\`${key}\` applies only to \`on: schedule\` Loops, not \`on: ${on}\``))
       }
     }
+    const approval = field(loop, "approval")
+    if (field(approval, "by") === "other_than_labeller" && field(approval, "start") === "none") {
+      issues.push(issueAt([...at("approval"), "by"], "`by` names who may approve the start, which `start: none` never asks"))
+    }
+    if (on === "schedule" && field(approval, "by") === "other_than_labeller") {
+      issues.push(issueAt([...at("approval"), "by"], "a schedule Loop's Tick has no labeller to exclude"))
+    }
     if (on !== undefined && on !== "issues" && field(field(loop, "pull_request"), "closes") === true) {
       issues.push(issueAt([...at("pull_request"), "closes"], "only an issue Loop's pull request closes an issue"))
     }

@@ -54,4 +54,20 @@ describe("approval and judge", () => {
       assert.include(judge[0], "loops[0].judge: unknown agent `nobody`")
     })
   )
+
+  it.effect("four eyes: `by` on the start, `{by}` as the pull-request gate; a one-person team's config means anyone", () =>
+    Effect.gen(function* () {
+      const plain = yield* loopOf("    approval: required")
+      assert.deepStrictEqual(plain?.approvers, { start: "anyone", pullRequest: "anyone" })
+      const team = yield* loopOf("    approval: {start: required, by: other_than_labeller, pull_request: {by: other_than_approver}}")
+      assert.deepStrictEqual([team?.approval, team?.pullRequestApproval], ["required", "required"])
+      assert.deepStrictEqual(team?.approvers, { start: "other_than_labeller", pullRequest: "other_than_approver" })
+      const wrong = yield* problemsOf(withLoop("    approval: {by: someone_else}"))
+      assert.strictEqual(wrong.length, 1, wrong.join("\n"))
+      assert.include(wrong[0], "loops[0].approval.by")
+      const pointless = yield* problemsOf(withLoop("    approval: {start: none, by: other_than_labeller}"))
+      assert.strictEqual(pointless.length, 1, pointless.join("\n"))
+      assert.include(pointless[0], "loops[0].approval.by: `by` names who may approve the start")
+    })
+  )
 })

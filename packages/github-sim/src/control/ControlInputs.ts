@@ -137,7 +137,7 @@ export const Fault = Schema.Struct({
   path: Schema.String,
   status: opt(Schema.Int),
   retryAfter: opt(Schema.Number),
-  rateLimit: opt(Schema.Literal("primary", "secondary")),
+  rateLimit: opt(Schema.Literal("primary", "secondary", "none")),
   delayMs: opt(Schema.Number),
   hang: opt(Schema.Boolean),
   delayAfterMs: opt(Schema.Number),

@@ -88,6 +88,9 @@ export const apiPipeline = (app: Hono<ApiEnv>, deps: PipelineDeps): void => {
     if (status !== 403 && status !== 429) {
       return c.json({ message: status === 502 ? "Bad Gateway" : "Server Error" }, { status: status as 500, headers })
     }
+    if (fault.rateLimit === "none") {
+      return c.json({ ...errorBody403, message: "Resource not accessible by integration" }, { status, headers })
+    }
     if (fault.rateLimit === "primary") {
       headers["x-ratelimit-remaining"] = "0"
       return c.json({ ...errorBody403, message: `API rate limit exceeded for user ID ${user.id}.` }, { status, headers })

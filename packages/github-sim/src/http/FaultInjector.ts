@@ -11,8 +11,11 @@ export interface FaultSpec {
   readonly status?: number
   /** `Retry-After` seconds on a 403/429. */
   readonly retryAfter?: number
-  /** 403/429 flavour: `secondary` (the default) or `primary` (x-ratelimit-remaining: 0). */
-  readonly rateLimit?: "primary" | "secondary"
+  /**
+   * 403/429 flavour: `secondary` (the default), `primary` (x-ratelimit-remaining: 0), or `none`: a refusal that is no
+   * rate limit (GitHub's "Resource not accessible by integration").
+   */
+  readonly rateLimit?: "primary" | "secondary" | "none"
   /** Wait this long before answering (with the fault, or with the real response). */
   readonly delayMs?: number
   /** Never answer (until the client gives up or the emulator stops). */

@@ -29,7 +29,7 @@ interface NamedReviewers {
  * Who triggered the Run, as the trust check judged it: of the labels the `if:` reads, the newest added by a person
  * (not a bot, not usine itself, whose status labels an earlier Run put on) before the trigger saw the change (GitHub's times are to the second, the trigger's to the millisecond).
  */
-const labellerOf = (context: ReviewerContext, labellers: ReadonlyMap<string, Labeller>): string | undefined =>
+export const labellerOf = (context: Pick<ReviewerContext, "ifSource" | "receivedAt" | "self">, labellers: ReadonlyMap<string, Labeller>): string | undefined =>
   labelsToCheck(context.ifSource, [...labellers.keys()])
     .flatMap((label) => {
       const labeller = labellers.get(label)
