@@ -57,7 +57,8 @@ module.exports = {
       name: "src-not-test-code",
       comment: "runtime code imports no test code, no test kit and no emulator (apps/usine/src may start the sims)",
       severity: "error",
-      from: { path: "^(packages/[^/]+|apps/[^/]+)/src/" },
+      // The test kit is test code itself: its modules may build on one another.
+      from: { path: "^(packages/[^/]+|apps/[^/]+)/src/", pathNot: "^packages/testkit/src/" },
       to: { path: ["/test/", "^packages/testkit/", "^bench/"] }
     },
     {

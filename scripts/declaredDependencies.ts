@@ -16,6 +16,7 @@ const uses: Readonly<Record<string, string>> = {
   "@openai/codex": "its CLI is run as an agent by the `test:agents` profile",
   "@anthropic-ai/claude-code": "its CLI is run as an agent by the `test:agents` profile",
   "@types/picomatch": "the types of picomatch",
+  "@types/pg": "the types of pg",
   "@types/node": "the types of node:*",
   "better-sqlite3": "left outside the CLI's bundle (a native addon), resolved from the app (ADR 0087)",
   "@octokit/graphql-schema": "left outside the CLI's bundle (it reads its own files), resolved from the app (ADR 0087)"
