@@ -13,7 +13,7 @@ describe("Intervene reaches the real Codex CLI mid-Attempt, also after a daemon 
         harness: "codex",
         command: [CODEX],
         acknowledged: "codex took the operator's message",
-        midToolCall: "delivered"
+        midToolCall: "queued"
       }),
     300_000
   )

@@ -81,11 +81,21 @@ const codexResponse = (
   return { _tag: "Result", result: obj(parsed.event["result"]) }
 }
 
+/** Whether `line` is Codex's `item/started` of a user message whose text is `text`: the message is in the thread. */
+const codexUserMessage = (line: string, text: string): boolean => {
+  const parsed = jsonLine(line, 0)
+  if (parsed._tag !== "Event" || parsed.event["method"] !== "item/started") return false
+  const item = obj(obj(parsed.event["params"])["item"])
+  if (item["type"] !== "userMessage" || !Array.isArray(item["content"])) return false
+  return item["content"].map((part) => str(obj(part)["text"]) ?? "").join("") === text
+}
+
 /**
  * Codex's app-server (ADR 0062): an operator message is one more `turn/start` on the session's thread. Codex answers
  * it at once: while a turn runs, the message is added to it and reaches the model with its next request (after the
- * tool call in progress); while idle, it starts a new turn. That answer, carrying the message's id, is the
- * acknowledgment; an error answer is a refusal.
+ * tool call in progress); while idle, it starts a new turn. That answer, carrying the message's id, only says Codex
+ * took the request: the message is in the thread once Codex starts a user-message item with its text (issue 32, as
+ * Pi's in ADR 0093); until then it is queued. An error answer is a refusal.
  */
 export const codexChannel: InterventionChannel = {
   _tag: "Stdin",
@@ -94,7 +104,12 @@ export const codexChannel: InterventionChannel = {
     const response = codexResponse(line, id)
     if (response === undefined) return undefined
     return response._tag === "Result"
-      ? { _tag: "Accepted", detail: "codex took it into its thread: it reaches the model with the agent's next request" }
+      ? { _tag: "Queued", detail: "codex queued it: it goes into the thread with the agent's next request" }
       : { _tag: "Refused", reason: `codex refused it: ${response.message}` }
+  },
+  taken: {
+    marker: `"userMessage"`,
+    shows: codexUserMessage,
+    detail: "codex took it into its thread: it reaches the model with the agent's next request"
   }
 }

@@ -42,8 +42,15 @@ describe("codex app-server stream", () => {
       method: "turn/start",
       params: { threadId: codexThreadId("/w/attempt"), clientUserMessageId: M1, input: [{ type: "text", text: "use the fixture", text_elements: [] }] }
     })
-    const answer = fixtureLines("codex-app-server-stream.jsonl").map((l) => channel.answer(l, M1)).filter((a) => a !== undefined)
-    assert.deepStrictEqual(answer.map((a) => a._tag), ["Accepted"])
+    const stream = fixtureLines("codex-app-server-stream.jsonl")
+    const answer = stream.map((l) => channel.answer(l, M1)).filter((a) => a !== undefined)
+    // The response only says Codex took the request: queued until its user-message item shows the text (issue 32).
+    assert.deepStrictEqual(answer.map((a) => a._tag), ["Queued"])
+    const answeredAt = stream.findIndex((l) => channel.answer(l, M1) !== undefined)
+    const takenAt = stream.findIndex((l) => channel.taken?.shows(l, "Operator: keep it short.") === true)
+    assert.isAbove(takenAt, answeredAt, "the user-message item, after the answer")
+    assert.include(stream[takenAt], channel.taken?.marker ?? "no marker")
+    assert.isFalse(stream.some((l) => channel.taken?.shows(l, "Operator: something else") === true))
     // The user message item names the id too (clientId); only the response answers.
     const refused = `{"error":{"code":-32600,"message":"thread not found: t"},"id":"${M1}"}`
     assert.deepStrictEqual(channel.answer(refused, M1), { _tag: "Refused", reason: "codex refused it: thread not found: t" })
