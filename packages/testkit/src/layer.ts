@@ -41,6 +41,8 @@ const plainIt = () => Object.assign((...args: Parameters<typeof V.it>) => V.it(.
   for: V.it.for.bind(V.it)
 })
 
+type Body<R, ExcludeTestServices extends boolean> = (it: Vitest.MethodsNonLive<R, ExcludeTestServices>) => void
+
 interface LayerOptions<ExcludeTestServices extends boolean> {
   readonly memoMap?: Layer.MemoMap
   readonly timeout?: Duration.DurationInput
@@ -57,7 +59,7 @@ export const layer = <R, E, const ExcludeTestServices extends boolean = false>(
   layer_: Layer.Layer<R, E>,
   options?: LayerOptions<ExcludeTestServices>
 ) =>
-(name: string, body: (it: Vitest.MethodsNonLive<R, ExcludeTestServices>) => void): void => {
+(...args: [name: string, body: Body<R, ExcludeTestServices>] | [body: Body<R, ExcludeTestServices>]): void => {
   const excludeTestServices = options?.excludeTestServices ?? false
   const withTestEnv = (excludeTestServices ? layer_ : Layer.provideMerge(layer_, TestEnv)) as Layer.Layer<R, E>
   const memoMap = options?.memoMap ?? Effect.runSync(Layer.makeMemoMap)
@@ -79,9 +81,12 @@ export const layer = <R, E, const ExcludeTestServices extends boolean = false>(
       layer(Layer.provideMerge(nested, withTestEnv), { ...nestedOptions, memoMap, excludeTestServices })
   })
   const timeout = options?.timeout ? Duration.toMillis(options.timeout) : undefined
-  V.describe(name, () => {
+  const suite = (body: Body<R, ExcludeTestServices>) => {
     V.beforeAll(() => Effect.runPromise(Effect.asVoid(runtime)), timeout)
     V.afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)), timeout)
     body(it as unknown as Vitest.MethodsNonLive<R, ExcludeTestServices>)
-  })
+  }
+  // Named, a describe of its own; unnamed, the enclosing describe's hooks (as @effect/vitest's).
+  if (args.length === 1) suite(args[0])
+  else V.describe(args[0], () => suite(args[1]))
 }
