@@ -7,10 +7,12 @@ import Pg from "pg"
 import { Context, Effect, Layer, Option, type Redacted } from "effect"
 import { LedgerConnection } from "./LedgerConnection"
 import ledger0001 from "./migrations-pg/0001_ledger"
+import leadership0002 from "./migrations-pg/0002_leadership"
 
 /** PostgreSQL's migrations, numbered on their own; never edit one that has shipped, add the next number. */
 const migrations = Migrator.fromRecord({
-  "0001_ledger": ledger0001
+  "0001_ledger": ledger0001,
+  "0002_leadership": leadership0002
 })
 
 const INT8 = 20
@@ -29,6 +31,11 @@ const types: Pg.CustomTypesConfig = {
 interface PgLedgerAddress {
   readonly url: Redacted.Redacted<string>
   readonly password?: Redacted.Redacted<string> | undefined
+  /**
+   * This process's node name in a shared ledger (ADR 0109), sent as the connection's `application_name`: the fence
+   * on every table lets only the leading node's connections write. At most 63 bytes, PostgreSQL's limit.
+   */
+  readonly node?: string | undefined
 }
 
 /**
@@ -51,7 +58,7 @@ export const layer = (address: PgLedgerAddress): Layer.Layer<SqlClient.SqlClient
         url: address.url,
         password: address.password,
         maxConnections: CONNECTIONS,
-        applicationName: "usine",
+        applicationName: address.node ?? "usine",
         types
       }).pipe(Effect.provide(Reactivity.layer))
       yield* Migrator.make({})({ loader: migrations, table: "usine_migrations" }).pipe(
