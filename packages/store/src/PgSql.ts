@@ -38,7 +38,7 @@ interface PgLedgerAddress {
 const CONNECTIONS = 1
 
 /** The key of the ledger's write lock, a transaction-level advisory lock: `usine` in ASCII. */
-export const LEDGER_WRITE_LOCK = 0x7573696e65
+const LEDGER_WRITE_LOCK = 0x7573696e65
 
 /**
  * Every transaction takes the ledger's write lock first, as SQLite's `BEGIN IMMEDIATE` does (ADR 0106): whatever
