@@ -44,6 +44,16 @@ interface PgLedgerAddress {
  */
 const CONNECTIONS = 1
 
+/** The key of the ledger's write lock, a transaction-level advisory lock: `usine` in ASCII. */
+const LEDGER_WRITE_LOCK = 0x7573696e65
+
+/**
+ * Every transaction takes the ledger's write lock first, as SQLite's `BEGIN IMMEDIATE` does (ADR 0106): whatever
+ * number of connections or processes write one ledger, their transactions run one at a time, and each statement
+ * (READ COMMITTED) sees every transaction committed before it. One simple-protocol round trip.
+ */
+const BEGIN = `BEGIN; SELECT pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`
+
 type PgLayerError = SqlError | Migrator.MigrationError
 
 /**
@@ -54,17 +64,26 @@ type PgLayerError = SqlError | Migrator.MigrationError
 export const layer = (address: PgLedgerAddress): Layer.Layer<SqlClient.SqlClient | LedgerConnection, PgLayerError> =>
   Layer.scopedContext(
     Effect.gen(function* () {
-      const client = yield* PgClient.make({
+      const pg = yield* PgClient.make({
         url: address.url,
         password: address.password,
         maxConnections: CONNECTIONS,
         applicationName: address.node ?? "usine",
         types
       }).pipe(Effect.provide(Reactivity.layer))
+      // The ledger's client over pg's pooled connection, built as the SQLite ledger's is (`SqlClient.make`), so its
+      // transactions begin with the write lock.
+      const client = yield* SqlClient.make({
+        acquirer: pg.reserve,
+        transactionAcquirer: pg.reserve,
+        compiler: PgClient.makeCompiler(),
+        spanAttributes: [["db.system.name", "postgresql"]],
+        beginTransaction: BEGIN
+      }).pipe(Effect.provide(Reactivity.layer))
       yield* Migrator.make({})({ loader: migrations, table: "usine_migrations" }).pipe(
         Effect.provideService(SqlClient.SqlClient, client)
       )
-      return Context.make(SqlClient.SqlClient, client as SqlClient.SqlClient).pipe(
+      return Context.make(SqlClient.SqlClient, client).pipe(
         Context.add(LedgerConnection, Option.none())
       )
     })
