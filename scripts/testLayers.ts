@@ -11,9 +11,7 @@ import ts from "typescript"
 const root = join(import.meta.dirname, "..")
 
 /** `folder: why`, for tests not yet moved over. */
-const PENDING: Record<string, string> = {
-  "packages/store/test": "moved with the store's tests on both engines (issue 36)"
-}
+const PENDING: Record<string, string> = {}
 
 const testFiles = (dir: string): ReadonlyArray<string> =>
   readdirSync(dir).flatMap((name) => {

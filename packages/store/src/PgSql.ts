@@ -39,10 +39,12 @@ interface PgLedgerAddress {
 }
 
 /**
- * One connection, as SQLite's ledger has: the store's transactions never interleave (a claim reads then writes the
- * Item's open Run, ADR 0099), and a query waits for an open transaction as it does behind SQLite's semaphore.
+ * A few connections. The ledger's transactions still run one at a time (each takes the write lock first, ADR 0106,
+ * as it must with several processes), reads need no lock, and an interrupted query is cancelled through another
+ * connection (`pg_cancel_backend`, @effect/sql-pg): with one, that cancel waited 5 s for a connection that was busy
+ * with the very query it cancels (ADR 0109).
  */
-const CONNECTIONS = 1
+const CONNECTIONS = 4
 
 /** The key of the ledger's write lock, a transaction-level advisory lock: `usine` in ASCII. */
 const LEDGER_WRITE_LOCK = 0x7573696e65

@@ -6,7 +6,8 @@ import { freshPgDatabase, postgresMissing } from "@usine/testkit/PgCluster"
 import { runLedger } from "@usine/testkit/runLedger"
 import { compareLedgers, copyLedger } from "../src/LedgerCopy"
 import * as PgSql from "../src/PgSql"
-import { fail, line, open, TestReadModel } from "./ReadModel.support"
+import { sqlite as sqliteEngine } from "@usine/testkit/ledgerEngines"
+import { fail, line, open, testReadModel } from "./ReadModel.support"
 
 const skip = postgresMissing !== undefined && process.env["CI"] !== "true"
 
@@ -34,7 +35,7 @@ const seed = Effect.gen(function*() {
 })
 
 describe.skipIf(skip)("usine ledger migrate: a SQLite ledger copied into PostgreSQL (issue 36)", () => {
-  layer(TestReadModel)("a seeded ledger", (it) => {
+  layer(testReadModel(sqliteEngine))("a seeded ledger", (it) => {
     it.scoped("every table arrives with the same rows, and PostgreSQL's ids go on after SQLite's", () =>
       Effect.gen(function*() {
         yield* seed
@@ -65,7 +66,7 @@ describe.skipIf(skip)("usine ledger migrate: a SQLite ledger copied into Postgre
       }), 60_000)
   })
 
-  layer(TestReadModel)("a target that is not empty", (it) => {
+  layer(testReadModel(sqliteEngine))("a target that is not empty", (it) => {
     it.scoped("is refused, naming the table, and left as it was", () =>
       Effect.gen(function*() {
         yield* seed
@@ -80,7 +81,7 @@ describe.skipIf(skip)("usine ledger migrate: a SQLite ledger copied into Postgre
       }), 60_000)
   })
 
-  layer(TestReadModel)("a row PostgreSQL refuses", (it) => {
+  layer(testReadModel(sqliteEngine))("a row PostgreSQL refuses", (it) => {
     it.scoped("fails the copy and leaves the target empty: one transaction", () =>
       Effect.gen(function*() {
         yield* seed
@@ -98,7 +99,7 @@ describe.skipIf(skip)("usine ledger migrate: a SQLite ledger copied into Postgre
       }), 60_000)
   })
 
-  layer(TestReadModel)("a copy changed afterwards", (it) => {
+  layer(testReadModel(sqliteEngine))("a copy changed afterwards", (it) => {
     it.scoped("is found by the comparison, which names the table", () =>
       Effect.gen(function*() {
         yield* seed
@@ -111,7 +112,7 @@ describe.skipIf(skip)("usine ledger migrate: a SQLite ledger copied into Postgre
       }), 60_000)
   })
 
-  layer(TestReadModel)("schemas that differ", (it) => {
+  layer(testReadModel(sqliteEngine))("schemas that differ", (it) => {
     it.scoped("are refused before anything is written, naming the table and column", () =>
       Effect.gen(function*() {
         yield* seed

@@ -116,7 +116,7 @@ describe.skipIf(skip)("the ledger's leadership on PostgreSQL (ADR 0109)", () => 
       const lease = yield* a.leadership.lead
       const inTransaction = yield* Deferred.make<void>()
       const release = yield* Deferred.make<void>()
-      // node-a holds its one connection in a transaction: its renewals queue behind it, so its lease runs out.
+      // node-a's transaction holds the leadership row FOR SHARE: its own renewals wait behind it, so its lease runs out.
       const writing = yield* Effect.fork(a.sql.withTransaction(
         write(a.sql, "in-flight").pipe(
           Effect.zipRight(Deferred.succeed(inTransaction, undefined)),
