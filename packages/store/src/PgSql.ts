@@ -7,10 +7,12 @@ import Pg from "pg"
 import { Context, Effect, Layer, Option, type Redacted } from "effect"
 import { LedgerConnection } from "./LedgerConnection"
 import ledger0001 from "./migrations-pg/0001_ledger"
+import audit0002 from "./migrations-pg/0002_audit"
 
 /** PostgreSQL's migrations, numbered on their own; never edit one that has shipped, add the next number. */
 const migrations = Migrator.fromRecord({
-  "0001_ledger": ledger0001
+  "0001_ledger": ledger0001,
+  "0002_audit": audit0002
 })
 
 const INT8 = 20
