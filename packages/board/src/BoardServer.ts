@@ -4,6 +4,7 @@ import { createAdaptorServer } from "@hono/node-server"
 import { Effect, FiberSet, Option, Runtime } from "effect"
 import { isLoopback } from "@usine/core/config/isLoopback"
 import { Redactor } from "@usine/core/text/Redactor"
+import { AuditTrail } from "./AuditTrail"
 import { BoardAccess } from "./BoardAccess"
 import { BoardActions } from "./BoardActions"
 import { BoardRoutes } from "./BoardRoutes"
@@ -50,6 +51,7 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
     const views = yield* BoardViews
     const actions = yield* BoardActions
     const access = yield* BoardAccess
+    const audit = yield* AuditTrail
     const signIn = yield* Effect.serviceOption(GitHubSignIn)
     const redactor = yield* Redactor
     const routes = Option.getOrElse(yield* Effect.serviceOption(BoardRoutes), () => [])
@@ -66,6 +68,7 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
       views,
       actions,
       access,
+      audit,
       signIn,
       starts: makeSignInStarts(now),
       run,
@@ -97,5 +100,5 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
       origin
     } as const
   }),
-  dependencies: [BoardViews.Default, BoardActions.Default, BoardAccess.Default]
+  dependencies: [BoardViews.Default, BoardActions.Default, BoardAccess.Default, AuditTrail.Default]
 }) {}

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Hono } from "hono"
 import type { Option } from "effect"
+import type { AuditTrail } from "../AuditTrail"
 import type { BoardAccess } from "../BoardAccess"
 import type { BoardActions } from "../BoardActions"
 import type { GitHubSignIn } from "../GitHubSignIn"
@@ -21,6 +22,7 @@ interface BoardAppDeps extends Pick<LiveDeps, "fork" | "interval"> {
   readonly views: BoardViews
   readonly actions: BoardActions
   readonly access: BoardAccess
+  readonly audit: AuditTrail
   /** The daemon's half of sign-in with GitHub, when `board.auth.github` is set. */
   readonly signIn: Option.Option<GitHubSignIn["Type"]>
   readonly starts: SignInStarts
