@@ -10,7 +10,7 @@ import { BoardSettings } from "./BoardSettings"
 import { RepositoryRoles } from "./RepositoryRoles"
 
 /** One action as the Board saw it, before the target is resolved to its repository, Loop and Run. */
-export interface AuditedAction {
+interface AuditedAction {
   /** The signed-in person; undefined for the Board token (`operator`). */
   readonly login: string | undefined
   readonly action: string

@@ -43,7 +43,7 @@ export interface AuditFilter {
   readonly limit: number
 }
 
-export interface AuditPage {
+interface AuditPage {
   /** Newest first. */
   readonly entries: ReadonlyArray<AuditEntry>
   /** The cursor of the next (older) page; absent on the last page. */

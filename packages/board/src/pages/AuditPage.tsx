@@ -9,7 +9,7 @@ const ACTIONS: ReadonlyArray<string> = [...Object.keys(ROLE_NEEDED), "unpause"].
 const isoInput = (millis: number | undefined) => (millis === undefined ? "" : new Date(millis).toISOString().slice(0, 16))
 
 /** The query string of the Audit page for these filters. */
-export const auditHref = (query: AuditQuery, patch: Partial<Record<keyof AuditQuery, string | undefined>>): string => {
+const auditHref = (query: AuditQuery, patch: Partial<Record<keyof AuditQuery, string | undefined>>): string => {
   const params = new URLSearchParams()
   const merged: Record<string, string | number | undefined> = { ...query, before: undefined, ...patch }
   for (const [key, value] of Object.entries(merged)) if (value !== undefined && value !== "") params.set(key, String(value))
