@@ -18,6 +18,7 @@ import type { RunExit } from "./BoardServer/respond"
 import { BoardSettings } from "./BoardSettings"
 import { BoardViews } from "./BoardViews"
 import { GitHubSignIn } from "./GitHubSignIn"
+import { TeamMembers } from "./TeamMembers"
 
 const listen = (server: Server, host: string, port: number) =>
   Effect.async<void, BoardListenFailed>((resume) => {
@@ -53,6 +54,7 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
     const access = yield* BoardAccess
     const audit = yield* AuditTrail
     const signIn = yield* Effect.serviceOption(GitHubSignIn)
+    const teams = yield* Effect.serviceOption(TeamMembers)
     const redactor = yield* Redactor
     const routes = Option.getOrElse(yield* Effect.serviceOption(BoardRoutes), () => [])
     const runtime = yield* Effect.runtime<never>()
@@ -70,6 +72,7 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
       access,
       audit,
       signIn,
+      teams,
       starts: makeSignInStarts(now),
       run,
       redact: redactor.redact,
