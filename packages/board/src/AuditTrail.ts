@@ -81,6 +81,7 @@ export class AuditTrail extends Effect.Service<AuditTrail>()("usine/AuditTrail",
       record: Effect.fn("AuditTrail.record")(function* (action: AuditedAction) {
         const where = yield* whereOf(action.target)
         yield* log.append({
+          actor: "operator",
           login: action.login,
           action: action.action,
           outcome: action.outcome,

@@ -4,11 +4,18 @@ import { Context, type Effect, Schema } from "effect"
 export const AuditOutcome = Schema.Literal("done", "unchanged", "refused")
 export type AuditOutcome = typeof AuditOutcome.Type
 
+/** Who acted: a person or the Board token on the Board, or an agent for a Run. */
+export const AuditActor = Schema.Literal("operator", "agent")
+
 /** One action as it is appended; the ledger adds its id and time. */
 export const AuditRecord = Schema.Struct({
-  /** The signed-in person's GitHub login; absent for the Board token, which reads as `operator`. */
+  actor: AuditActor,
+  /**
+   * The signed-in person's GitHub login, absent for the Board token (read as `operator`); for an agent's action, the
+   * person who let its work out (the pull-request gate's approver, else the start's), when one did.
+   */
   login: Schema.UndefinedOr(Schema.String),
-  /** The Board action (`approve`, `intervene`, `pause`, …). */
+  /** The Board action (`approve`, `intervene`, `pause`, …) or the agent's (`openPullRequest`, `push`). */
   action: Schema.String,
   outcome: AuditOutcome,
   /** The repository acted on; absent for a Loop or the daemon as a whole. */
@@ -28,7 +35,7 @@ export type AuditEntry = typeof AuditEntry.Type
 
 /** Which entries a page lists; `before` is the `next` cursor of the previous page. */
 export interface AuditFilter {
-  /** A login, or `null` for the Board token's actions. */
+  /** A login (their actions and their agents'), or `null` for the Board token's actions. */
   readonly login?: string | null | undefined
   readonly repository?: string | undefined
   /** Only these repositories' entries (and those of no repository): what a person may read. */

@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
-import { AuditLog, type AuditFilter, AuditOutcome, type AuditRecord } from "./AuditLog"
+import { AuditActor, AuditLog, type AuditFilter, AuditOutcome, type AuditRecord } from "./AuditLog"
 import { column } from "./column"
 import { ledgerPort } from "./ledgerPort"
 import { UndefinedFromNull } from "./UndefinedFromNull"
@@ -8,6 +8,7 @@ import { UndefinedFromNull } from "./UndefinedFromNull"
 const AuditRow = Schema.Struct({
   id: Schema.Number,
   at: Schema.Number,
+  actor: AuditActor,
   login: UndefinedFromNull(Schema.String),
   action: Schema.String,
   outcome: AuditOutcome,
@@ -19,7 +20,7 @@ const AuditRow = Schema.Struct({
   result: UndefinedFromNull(Schema.String)
 })
 
-const COLUMNS = "id, at, login, action, outcome, repository, loop, run_id, item_key, detail, result"
+const COLUMNS = "id, at, actor, login, action, outcome, repository, loop, run_id, item_key, detail, result"
 
 /** Keyset position: the last entry of a page, newest first by time then id. */
 const cursorOf = (entry: { readonly at: number; readonly id: number }): string => `${entry.at}-${entry.id}`
@@ -34,7 +35,7 @@ const make = Effect.gen(function* () {
   const decodeRows = Schema.decodeUnknown(Schema.Array(AuditRow))
 
   const conditions = (filter: AuditFilter) => [
-    ...(filter.login === undefined ? [] : [filter.login === null ? sql`login IS NULL` : sql`login = ${filter.login}`]),
+    ...(filter.login === undefined ? [] : [filter.login === null ? sql`login IS NULL AND actor = 'operator'` : sql`login = ${filter.login}`]),
     ...(filter.repository === undefined ? [] : [sql`repository = ${filter.repository}`]),
     ...(filter.readable === undefined
       ? []
@@ -51,8 +52,8 @@ const make = Effect.gen(function* () {
 
   const append = Effect.fn("AuditLog.append")(function* (record: AuditRecord) {
     const at = yield* Clock.currentTimeMillis
-    yield* sql`INSERT INTO usine_audit (at, login, action, outcome, repository, loop, run_id, item_key, detail, result)
-        VALUES (${at}, ${record.login ?? null}, ${record.action}, ${record.outcome}, ${record.repository ?? null},
+    yield* sql`INSERT INTO usine_audit (at, actor, login, action, outcome, repository, loop, run_id, item_key, detail, result)
+        VALUES (${at}, ${record.actor}, ${record.login ?? null}, ${record.action}, ${record.outcome}, ${record.repository ?? null},
          ${record.loop ?? null}, ${record.runId ?? null}, ${record.itemKey ?? null}, ${record.detail ?? null},
          ${record.result ?? null})`
   })

@@ -11,6 +11,7 @@ import { describeEngines } from "@usine/testkit/ledgerEngines"
 import { tempDir } from "./fixtures/testLedger"
 
 const record = (fields: Partial<AuditRecord> & Pick<AuditRecord, "action">): AuditRecord => ({
+  actor: "operator",
   login: undefined,
   outcome: "done",
   repository: undefined,
@@ -30,7 +31,7 @@ const walk = (audit: AuditLog["Type"], filter: Omit<Parameters<AuditLog["Type"][
     let pages = 0
     do {
       const page = yield* audit.page({ ...filter, limit, before })
-      seen.push(...page.entries.map((e) => `${e.action}:${e.login ?? "operator"}`))
+      seen.push(...page.entries.map((e) => `${e.action}:${e.actor === "agent" ? "agent" : e.login ?? "operator"}`))
       before = page.next
       pages += 1
     } while (before !== undefined && pages < 100)
@@ -53,7 +54,8 @@ describeEngines("AuditLog", (engine) => {
           record({ action: "approve", login: "tom", outcome: "refused", repository: "acme/widgets", loop: "fix", runId: "r2", result: "needs write" }),
           record({ action: "cancel", repository: "acme/gadgets", loop: "docs", runId: "r3" }),
           record({ action: "pause", login: "tom", loop: "docs" }),
-          record({ action: "cancel", login: "tom", outcome: "unchanged", repository: "acme/gadgets", loop: "docs", runId: "r3" })
+          record({ action: "cancel", login: "tom", outcome: "unchanged", repository: "acme/gadgets", loop: "docs", runId: "r3" }),
+          record({ actor: "agent", action: "push", repository: "acme/gadgets", loop: "docs", runId: "r4", detail: "usine/r4" })
         ]
         for (const act of acts) {
           yield* TestClock.adjust(1_000)
@@ -61,22 +63,22 @@ describeEngines("AuditLog", (engine) => {
         }
         const all = yield* audit.page({ limit: 10 })
         assert.deepStrictEqual(all.entries.map((e) => [e.at, e.action, e.login]), [
-          [6_000, "cancel", "tom"], [5_000, "pause", "tom"], [4_000, "cancel", undefined], [3_000, "approve", "tom"],
+          [7_000, "push", undefined], [6_000, "cancel", "tom"], [5_000, "pause", "tom"], [4_000, "cancel", undefined], [3_000, "approve", "tom"],
           [2_000, "intervene", "dana"], [1_000, "approve", "dana"]
         ])
         assert.isUndefined(all.next)
-        assert.deepStrictEqual(all.entries[4], { id: all.entries[4]!.id, at: 2_000, ...acts[1]! })
+        assert.deepStrictEqual(all.entries[5], { id: all.entries[5]!.id, at: 2_000, ...acts[1]! })
 
-        assert.deepStrictEqual(yield* walk(audit, {}, 4), ["cancel:tom", "pause:tom", "cancel:operator", "approve:tom", "intervene:dana", "approve:dana"])
+        assert.deepStrictEqual(yield* walk(audit, {}, 4), ["push:agent", "cancel:tom", "pause:tom", "cancel:operator", "approve:tom", "intervene:dana", "approve:dana"])
         assert.deepStrictEqual(yield* walk(audit, { login: "tom" }, 1), ["cancel:tom", "pause:tom", "approve:tom"])
         assert.deepStrictEqual(yield* walk(audit, { login: null }, 1), ["cancel:operator"])
         assert.deepStrictEqual(yield* walk(audit, { repository: "acme/widgets" }, 2), ["approve:tom", "intervene:dana", "approve:dana"])
         assert.deepStrictEqual(yield* walk(audit, { action: "approve" }, 10), ["approve:tom", "approve:dana"])
         assert.deepStrictEqual(yield* walk(audit, { loop: "docs", login: "tom" }, 10), ["cancel:tom", "pause:tom"])
         assert.deepStrictEqual(yield* walk(audit, { since: 2_000, until: 4_000 }, 10), ["approve:tom", "intervene:dana"])
-        assert.deepStrictEqual(yield* walk(audit, { readable: ["acme/gadgets"] }, 10), ["cancel:tom", "pause:tom", "cancel:operator"])
+        assert.deepStrictEqual(yield* walk(audit, { readable: ["acme/gadgets"] }, 10), ["push:agent", "cancel:tom", "pause:tom", "cancel:operator"])
         assert.deepStrictEqual(yield* walk(audit, { readable: [] }, 10), ["pause:tom"])
-        assert.deepStrictEqual((yield* audit.page({ limit: 10, before: "not a cursor" })).entries.length, 6)
+        assert.deepStrictEqual((yield* audit.page({ limit: 10, before: "not a cursor" })).entries.length, 7)
       }))
 
     it.scoped("is append-only", () =>
@@ -100,8 +102,8 @@ describe("AuditLog on a large SQLite ledger", () => {
       const sql = Context.get(context, SqlClient.SqlClient)
       const audit = Context.get(context, AuditLog)
       yield* sql.withTransaction(sql.unsafe(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000)
-        INSERT INTO usine_audit (at, login, action, outcome, repository, loop, run_id)
-        SELECT i * 10, 'person' || (i % 50), CASE WHEN i % 7 = 0 THEN 'approve' ELSE 'retry' END, 'done',
+        INSERT INTO usine_audit (at, actor, login, action, outcome, repository, loop, run_id)
+        SELECT i * 10, 'operator', 'person' || (i % 50), CASE WHEN i % 7 = 0 THEN 'approve' ELSE 'retry' END, 'done',
           'acme/repo' || (i % 40), 'loop' || (i % 20), 'run' || i FROM n`))
       const queries = [
         { limit: 50 },
@@ -153,6 +155,7 @@ describe("migration 0017 (the audit)", () => {
       }))
       const context = yield* Layer.build(SqlAuditLog.layer.pipe(Layer.provideMerge(Sql.layer(file))))
       const page = yield* Context.get(context, AuditLog).page({ limit: 10 })
+      assert.isTrue(page.entries.every((e) => e.actor === "operator"))
       assert.deepStrictEqual(page.entries.map((e) => [e.at, e.action, e.login, e.repository, e.loop, e.runId, e.result]), [
         [50, "cancel", "dana", "acme/widgets", "fix", "r1", "canceled by the operator"],
         [40, "requestChanges", "tom", "acme/widgets", "fix", "r1", "changes requested on Attempt 2"],

@@ -7,7 +7,9 @@ export const formatAuditEntry = (entry: AuditEntryView): string => {
     entry.runId === undefined ? undefined : `run ${entry.runId.slice(0, 8)}`,
     entry.loop === undefined ? undefined : `loop ${entry.loop}`
   ].filter((part) => part !== undefined).join(" ")
-  const who = entry.by === "operator" ? "operator" : `@${entry.by}`
+  const who = entry.by === "agent"
+    ? entry.for === undefined ? "agent" : `agent for @${entry.for}`
+    : entry.by === "operator" ? "operator" : `@${entry.by}`
   return [
     entry.time,
     who,

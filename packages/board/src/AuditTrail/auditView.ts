@@ -3,7 +3,7 @@ import type { AuditEntry, AuditOutcome } from "@usine/store/AuditLog"
 
 /** The Audit page's filters as given, echoed back to fill its form. */
 export interface AuditQuery {
-  /** A GitHub login, or `operator` for the Board token's actions. */
+  /** A GitHub login (their actions and their agents'), or `operator` for the Board token's actions. */
   readonly login?: string | undefined
   readonly repository?: string | undefined
   readonly action?: string | undefined
@@ -24,8 +24,10 @@ export interface AuditEntryView {
   /** Epoch ms, and the same instant in ISO 8601. */
   readonly at: number
   readonly time: string
-  /** The person's login, or `operator` for the Board token. */
+  /** The person's login, `operator` for the Board token, or `agent` for what an agent did for a Run. */
   readonly by: string
+  /** For an agent's action: the person who let its work out (the pull-request gate's approver, else the start's). */
+  readonly for?: string | undefined
   readonly action: string
   readonly outcome: AuditOutcome
   readonly repository?: string | undefined
@@ -56,7 +58,8 @@ export const auditEntryView = (entry: AuditEntry, redact: (text: string) => stri
   id: entry.id,
   at: entry.at,
   time: new Date(entry.at).toISOString(),
-  by: entry.login ?? "operator",
+  by: entry.actor === "agent" ? "agent" : entry.login ?? "operator",
+  ...(entry.actor === "agent" && entry.login !== undefined ? { for: entry.login } : {}),
   action: entry.action,
   outcome: entry.outcome,
   ...(entry.repository === undefined ? {} : { repository: entry.repository }),

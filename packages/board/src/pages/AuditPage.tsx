@@ -4,7 +4,7 @@ import { ROLE_NEEDED } from "../BoardAccess/roleNeeded"
 import { runPath, Time } from "./format"
 
 /** Every action the audit may hold, for the filter's choices. */
-const ACTIONS: ReadonlyArray<string> = [...Object.keys(ROLE_NEEDED), "unpause"].sort()
+const ACTIONS: ReadonlyArray<string> = [...Object.keys(ROLE_NEEDED), "unpause", "openPullRequest", "push"].sort()
 
 const isoInput = (millis: number | undefined) => (millis === undefined ? "" : new Date(millis).toISOString().slice(0, 16))
 
@@ -42,7 +42,11 @@ export const AuditPage: FC<{ view: AuditView }> = ({ view }) => {
           {entries.map((entry) => (
             <tr data-testid="audit-row" data-by={entry.by} data-action={entry.action} data-outcome={entry.outcome}>
               <td><Time at={entry.at} /></td>
-              <td><a href={auditHref(query, { login: entry.by })}>{entry.by === "operator" ? "operator" : `@${entry.by}`}</a></td>
+              <td>
+                {entry.by === "agent"
+                  ? entry.for === undefined ? "agent" : <>agent for <a href={auditHref(query, { login: entry.for })}>@{entry.for}</a></>
+                  : <a href={auditHref(query, { login: entry.by })}>{entry.by === "operator" ? "operator" : `@${entry.by}`}</a>}
+              </td>
               <td><a href={auditHref(query, { action: entry.action })}>{entry.action}</a></td>
               <td>
                 {entry.repository === undefined ? null : <a href={auditHref(query, { repository: entry.repository })}>{entry.item ?? entry.repository}</a>}

@@ -2,11 +2,13 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 
 const statements: ReadonlyArray<string> = [
-  // One row per action a person (or the Board token, `login` NULL) took on the Board, refusals included: the Audit
-  // page and `usine audit` read it newest first by (at, id), each filter with its own index (ADR 0107).
+  // One row per action a person (or the Board token, `login` NULL) took on the Board, refusals included, and per push
+  // or pull request an agent made (`actor` agent, `login` the person who let the work out): the Audit page and
+  // `usine audit` read it newest first by (at, id), each filter with its own index (ADR 0107).
   `CREATE TABLE usine_audit (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     at INTEGER NOT NULL,
+    actor TEXT NOT NULL CHECK (actor IN ('operator', 'agent')),
     login TEXT,
     action TEXT NOT NULL,
     outcome TEXT NOT NULL CHECK (outcome IN ('done', 'unchanged', 'refused')),
@@ -28,8 +30,8 @@ const statements: ReadonlyArray<string> = [
     BEGIN SELECT RAISE(ABORT, 'usine_audit is append-only'); END`,
   // The operators' transitions so far, as the actions they were; rows before migration 0016 have no login and read
   // as `operator`.
-  `INSERT INTO usine_audit (at, login, action, outcome, repository, loop, run_id, item_key, detail, result)
-    SELECT t.at, t.login,
+  `INSERT INTO usine_audit (at, actor, login, action, outcome, repository, loop, run_id, item_key, detail, result)
+    SELECT t.at, 'operator', t.login,
       CASE
         WHEN t.reason = 'approved' THEN 'approve'
         WHEN t.reason = 'retried' THEN 'retry'
