@@ -9,12 +9,13 @@ import { check } from "./commands/check"
 import { demo } from "./commands/demo"
 import { doctor } from "./commands/doctor"
 import { init } from "./commands/init"
+import { ledger } from "./commands/ledger"
 import { sim } from "./commands/sim"
 import { status } from "./commands/status"
 import { up } from "./commands/up"
 import { reportFailure } from "./reportFailure"
 
-const usine = Command.make("usine").pipe(Command.withSubcommands([up, demo, status, audit, check, init, sim, doctor]))
+const usine = Command.make("usine").pipe(Command.withSubcommands([up, demo, status, audit, check, init, sim, doctor, ledger]))
 
 const cli = Command.run(usine, { name: "usine", version })
 

@@ -1,6 +1,7 @@
 import { Command, FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Effect, Stream } from "effect"
 import { USINE_BIN as bin } from "./support/usineBin"
 
@@ -28,7 +29,7 @@ const usineOn = (board: string, command: "check" | "up") =>
 const TOKEN_31 = "0123456789abcdef0123456789abcde"
 
 describe.concurrent("usine check and up on the Board's token", () => {
-  it.layer(NodeContext.layer)((it) => {
+  layer(NodeContext.layer)((it) => {
     it.scoped("refuse a 31-character board.token, naming the field and not the token", () =>
       Effect.gen(function* () {
         for (const command of ["check", "up"] as const) {

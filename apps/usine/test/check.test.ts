@@ -1,6 +1,7 @@
 import { Command, FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Effect, Stream } from "effect"
 import { fileURLToPath } from "node:url"
 import { USINE_BIN as bin } from "./support/usineBin"
@@ -33,7 +34,7 @@ loops:
 `
 
 describe.concurrent("usine check", () => {
-  it.layer(NodeContext.layer)((it) => {
+  layer(NodeContext.layer)((it) => {
     it.scoped(
       "accepts usine.yaml.example",
       () =>

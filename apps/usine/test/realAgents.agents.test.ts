@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url"
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Context, Effect, Layer, Option } from "effect"
 import type { RunView } from "@usine/board/BoardViews/runView"
 import { demoModelScripts } from "../src/demo/demoModelScripts"

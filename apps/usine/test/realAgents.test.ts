@@ -1,4 +1,5 @@
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Context, Effect, Layer, Option } from "effect"
 import type { RunView } from "@usine/board/BoardViews/runView"
 import type { ModelScript } from "@usine/model-sim/ModelScript"

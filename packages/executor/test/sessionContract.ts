@@ -1,4 +1,5 @@
-import { assert, layer } from "@effect/vitest"
+import { assert } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Chunk, Deferred, Effect, Fiber, type Layer, Ref, Schedule, Stream } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"

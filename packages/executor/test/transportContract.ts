@@ -1,4 +1,5 @@
-import { assert, layer } from "@effect/vitest"
+import { assert } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Effect, type Layer, Option, Schedule } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Clock, Context, Effect, Layer } from "effect"
 import { ledgerPort } from "./ledgerPort"
+import { jsonText } from "./SqlDialect"
 import { OPEN_STATES_SQL } from "./SqlRunStore/RunQueries"
 
 /** A count under some labels. */
@@ -52,7 +53,7 @@ const distribution = (sql: SqlClient.SqlClient, buckets: ReadonlyArray<number>, 
   Effect.gen(function* () {
     const columns = buckets.map((le, i) => `coalesce(sum(CASE WHEN d <= ${Number(le)} THEN 1 ELSE 0 END), 0) AS b${i}`)
     const [row] = yield* sql.unsafe<Record<string, number>>(
-      `SELECT ${[...columns, "count(*) AS n", "coalesce(sum(d), 0) AS total"].join(", ")} FROM (${durations})`
+      `SELECT ${[...columns, "count(*) AS n", "coalesce(sum(d), 0) AS total"].join(", ")} FROM (${durations}) AS durations`
     )
     return {
       buckets: buckets.map((le, i) => ({ le, count: row?.[`b${i}`] ?? 0 })),
@@ -67,7 +68,7 @@ const make = Effect.gen(function* () {
     runs: sql<{ loop: string; state: string; n: number }>`SELECT loop, state, count(*) AS n FROM usine_runs GROUP BY loop, state`.pipe(
       Effect.map((rows) => rows.map((r) => ({ labels: { loop: r.loop, state: r.state }, value: r.n })))
     ),
-    attempts: sql<{ loop: string; outcome: string; n: number }>`SELECT r.loop, json_extract(a.outcome_json, '$._tag') AS outcome,
+    attempts: sql<{ loop: string; outcome: string; n: number }>`SELECT r.loop, ${jsonText(sql, "a.outcome_json", ["_tag"])} AS outcome,
           count(*) AS n FROM usine_attempts a JOIN usine_runs r ON r.id = a.run_id
           WHERE a.outcome_json IS NOT NULL GROUP BY r.loop, outcome`.pipe(
       Effect.map((rows) => rows.map((r) => ({ labels: { loop: r.loop, outcome: r.outcome }, value: r.n })))
@@ -79,7 +80,7 @@ const make = Effect.gen(function* () {
         sql,
         buckets,
         `SELECT d FROM (SELECT to_state, from_state,
-            (at - lag(at) OVER (PARTITION BY run_id ORDER BY seq)) / 1000.0 AS d FROM usine_transitions)
+            (at - lag(at) OVER (PARTITION BY run_id ORDER BY seq)) / 1000.0 AS d FROM usine_transitions) AS waits
           WHERE from_state = 'Queued' AND to_state = 'Running'`
       ),
     spend: sql<{ loop: string; agent: string; i: number; o: number; c: number; usd: number }>`SELECT loop, agent,

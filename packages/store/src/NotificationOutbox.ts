@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Clock, Context, Effect, Layer } from "effect"
 import { ledgerPort } from "./ledgerPort"
+import { jsonText } from "./SqlDialect"
 
 /** A fact of the ledger a notification may be about. */
 export interface NotifiableFact {
@@ -106,13 +107,13 @@ const make = Effect.gen(function* () {
 
   const transitions = (after: number, upTo: number) =>
     sql<FactRow>`SELECT t.seq, t.run_id, t.to_state AS kind, t.at, r.loop, r.repository, r.number,
-          CASE t.to_state WHEN 'Succeeded' THEN (SELECT json_extract(a.outcome_json, '$.result.pullRequestUrl')
+          CASE t.to_state WHEN 'Succeeded' THEN (SELECT ${jsonText(sql, "a.outcome_json", ["result", "pullRequestUrl"])}
             FROM usine_attempts a WHERE a.run_id = r.id AND a.outcome_json IS NOT NULL ORDER BY a.number DESC LIMIT 1)
           ELSE t.reason END AS detail
         FROM usine_transitions t JOIN usine_runs r ON r.id = t.run_id
         WHERE t.seq > ${after} AND t.seq <= ${upTo} AND t.to_state IN ('Waiting', 'Reviewing', 'Failed', 'Succeeded') ORDER BY t.seq`
   const holds = (after: number, upTo: number) =>
-    sql<FactRow>`SELECT n.id AS seq, n.run_id, json_extract(n.body_json, '$.holdKind') AS kind, n.summary AS detail, n.at,
+    sql<FactRow>`SELECT n.id AS seq, n.run_id, ${jsonText(sql, "n.body_json", ["holdKind"])} AS kind, n.summary AS detail, n.at,
           r.loop, r.repository, r.number
         FROM usine_run_notes n JOIN usine_runs r ON r.id = n.run_id
         WHERE n.id > ${after} AND n.id <= ${upTo} AND n.kind = 'Held' ORDER BY n.id`

@@ -7,12 +7,14 @@ import Pg from "pg"
 import { Context, Effect, Layer, Option, type Redacted } from "effect"
 import { LedgerConnection } from "./LedgerConnection"
 import ledger0001 from "./migrations-pg/0001_ledger"
-import audit0002 from "./migrations-pg/0002_audit"
+import leadership0002 from "./migrations-pg/0002_leadership"
+import audit0003 from "./migrations-pg/0003_audit"
 
 /** PostgreSQL's migrations, numbered on their own; never edit one that has shipped, add the next number. */
 const migrations = Migrator.fromRecord({
   "0001_ledger": ledger0001,
-  "0002_audit": audit0002
+  "0002_leadership": leadership0002,
+  "0003_audit": audit0003
 })
 
 const INT8 = 20
@@ -31,6 +33,11 @@ const types: Pg.CustomTypesConfig = {
 interface PgLedgerAddress {
   readonly url: Redacted.Redacted<string>
   readonly password?: Redacted.Redacted<string> | undefined
+  /**
+   * This process's node name in a shared ledger (ADR 0109), sent as the connection's `application_name`: the fence
+   * on every table lets only the leading node's connections write. At most 63 bytes, PostgreSQL's limit.
+   */
+  readonly node?: string | undefined
 }
 
 /**
@@ -38,6 +45,16 @@ interface PgLedgerAddress {
  * Item's open Run, ADR 0099), and a query waits for an open transaction as it does behind SQLite's semaphore.
  */
 const CONNECTIONS = 1
+
+/** The key of the ledger's write lock, a transaction-level advisory lock: `usine` in ASCII. */
+const LEDGER_WRITE_LOCK = 0x7573696e65
+
+/**
+ * Every transaction takes the ledger's write lock first, as SQLite's `BEGIN IMMEDIATE` does (ADR 0106): whatever
+ * number of connections or processes write one ledger, their transactions run one at a time, and each statement
+ * (READ COMMITTED) sees every transaction committed before it. One simple-protocol round trip.
+ */
+const BEGIN = `BEGIN; SELECT pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`
 
 type PgLayerError = SqlError | Migrator.MigrationError
 
@@ -49,17 +66,26 @@ type PgLayerError = SqlError | Migrator.MigrationError
 export const layer = (address: PgLedgerAddress): Layer.Layer<SqlClient.SqlClient | LedgerConnection, PgLayerError> =>
   Layer.scopedContext(
     Effect.gen(function* () {
-      const client = yield* PgClient.make({
+      const pg = yield* PgClient.make({
         url: address.url,
         password: address.password,
         maxConnections: CONNECTIONS,
-        applicationName: "usine",
+        applicationName: address.node ?? "usine",
         types
+      }).pipe(Effect.provide(Reactivity.layer))
+      // The ledger's client over pg's pooled connection, built as the SQLite ledger's is (`SqlClient.make`), so its
+      // transactions begin with the write lock.
+      const client = yield* SqlClient.make({
+        acquirer: pg.reserve,
+        transactionAcquirer: pg.reserve,
+        compiler: PgClient.makeCompiler(),
+        spanAttributes: [["db.system.name", "postgresql"]],
+        beginTransaction: BEGIN
       }).pipe(Effect.provide(Reactivity.layer))
       yield* Migrator.make({})({ loader: migrations, table: "usine_migrations" }).pipe(
         Effect.provideService(SqlClient.SqlClient, client)
       )
-      return Context.make(SqlClient.SqlClient, client as SqlClient.SqlClient).pipe(
+      return Context.make(SqlClient.SqlClient, client).pipe(
         Context.add(LedgerConnection, Option.none())
       )
     })

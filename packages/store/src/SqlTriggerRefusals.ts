@@ -48,13 +48,13 @@ const make = Effect.gen(function* () {
     const eventId = refusalEventIdOf(submission.eventId)
     const json = yield* Schema.encode(SubmissionJson)({ ...submission, eventId })
     const now = yield* Clock.currentTimeMillis
-    const inserted = yield* sql`INSERT OR IGNORE INTO usine_events
+    const inserted = yield* sql`INSERT INTO usine_events
         (id, loop, item_key, repository, number, generation, content_hash, submission_json, received_at, recorded_at,
          status)
         VALUES (${eventId}, ${submission.loop}, ${submission.itemKey}, ${submission.repository},
          ${submission.number ?? null}, ${submission.generation}, ${submission.contentHash ?? null}, ${json},
          ${submission.receivedAt}, ${now}, 'ignored')
-        RETURNING id`
+        ON CONFLICT DO NOTHING RETURNING id`
     if (inserted.length === 0) return false
     yield* sql`INSERT INTO usine_ignored_events (event_id, reason, at) VALUES (${eventId}, ${reason}, ${now})`
     return true

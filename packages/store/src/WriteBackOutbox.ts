@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Clock, Context, Effect, Layer } from "effect"
 import { ledgerPort } from "./ledgerPort"
+import { jsonText } from "./SqlDialect"
 
 /** Where in its life a Run was when its Item's status is written to GitHub. */
 export type WriteBackPhase = "running" | "succeeded" | "failed" | "canceled"
@@ -130,17 +131,17 @@ const make = Effect.gen(function* () {
 
   const due = (now: number, limit: number) =>
     sql<DueRow>`SELECT w.id, w.run_id, w.phase, w.tries, r.loop, r.repository, r.number, r.received_at,
-          json_extract(a.outcome_json, '$.result.pullRequestNumber') AS pull_number,
-          json_extract(a.outcome_json, '$.result.pullRequestUrl') AS pull_url,
+          CAST(${jsonText(sql, "a.outcome_json", ["result", "pullRequestNumber"])} AS BIGINT) AS pull_number,
+          ${jsonText(sql, "a.outcome_json", ["result", "pullRequestUrl"])} AS pull_url,
           ap.actor AS approval_actor, ap.reason AS approval_reason,
-          CASE WHEN w.phase = 'canceled' THEN json_extract(r.state_json, '$.reason._tag') END AS cancel_reason
+          CASE WHEN w.phase = 'canceled' THEN ${jsonText(sql, "r.state_json", ["reason", "_tag"])} END AS cancel_reason
         FROM usine_write_backs w JOIN usine_runs r ON r.id = w.run_id
         LEFT JOIN usine_transitions ap ON ap.seq = (SELECT seq FROM usine_transitions
           WHERE run_id = r.id AND actor = 'operator'
             AND ((from_state = 'Waiting' AND to_state = 'Queued') OR (from_state = 'Reviewing' AND to_state = 'Running'))
           ORDER BY seq DESC LIMIT 1)
         LEFT JOIN usine_attempts a ON a.id = (SELECT id FROM usine_attempts
-          WHERE run_id = r.id AND json_extract(outcome_json, '$.result.pullRequestUrl') IS NOT NULL
+          WHERE run_id = r.id AND ${jsonText(sql, "outcome_json", ["result", "pullRequestUrl"])} IS NOT NULL
           ORDER BY number DESC LIMIT 1)
         WHERE w.done_at IS NULL AND w.next_at <= ${now}
           -- a Run's writes go in order: none while an earlier one of the same Run waits

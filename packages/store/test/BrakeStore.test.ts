@@ -1,31 +1,30 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert, it } from "@effect/vitest"
 import { Effect, Layer, Option, TestClock } from "effect"
-import { join } from "node:path"
 import { attemptIdOf } from "@usine/core/ids/AttemptId"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import type { RunId } from "@usine/core/ids/RunId"
 import { BrakeStore, type UsageOwner } from "@usine/store/BrakeStore"
 import { ItemStore } from "@usine/store/ItemStore"
-import * as Sql from "@usine/store/Sql"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
-import { begin, openedRun, REPOSITORY, submission, tempDir } from "./fixtures/testLedger"
+import { begin, openedRun, REPOSITORY, submission } from "./fixtures/testLedger"
+import { describeEngines, type LedgerEngine } from "@usine/testkit/ledgerEngines"
 import type { RunPorts } from "@usine/store/RunPorts"
 import { runLedger } from "@usine/testkit/runLedger"
 
 const DAY = 86_400_000
 
-const ledger = (file: string) =>
-  Layer.mergeAll(SqlRunStore.layer, SqlItemStore.layer, SqlBrakeStore.layer).pipe(Layer.provideMerge(Sql.layer(file)), Layer.orDie)
+const ledger = (engine: LedgerEngine, place: string) =>
+  Layer.mergeAll(SqlRunStore.layer, SqlItemStore.layer, SqlBrakeStore.layer).pipe(Layer.provideMerge(engine.open(place)))
 
-/** Runs `body` with the stores on `file`; the scope closes the ledger, as a daemon exit would. */
-const withLedger = <A, E>(file: string, body: Effect.Effect<A, E, BrakeStore | RunPorts | ItemStore>) =>
-  Effect.scoped(Effect.flatMap(Layer.build(ledger(file)), (context) => Effect.provide(body, context)))
+/** Runs `body` with the stores on the ledger at `place`; the scope closes the ledger, as a daemon exit would. */
+const withLedger = <A, E>(engine: LedgerEngine, place: string, body: Effect.Effect<A, E, BrakeStore | RunPorts | ItemStore>) =>
+  Effect.scoped(Effect.flatMap(Layer.build(ledger(engine, place)), (context) => Effect.provide(body, context)))
 
-/** The stores on a fresh ledger in a temp dir. */
-const inTempLedger = <A, E>(body: Effect.Effect<A, E, BrakeStore | RunPorts | ItemStore>) =>
-  Effect.flatMap(tempDir, (dir) => withLedger(join(dir, "ledger.sqlite"), body))
+/** The stores on a fresh ledger of the engine. */
+const inTempLedger = <A, E>(engine: LedgerEngine, body: Effect.Effect<A, E, BrakeStore | RunPorts | ItemStore>) =>
+  Effect.flatMap(engine.place, (place) => withLedger(engine, place, body))
 
 const openRun = (number: number, hash = "h1") =>
   Effect.flatMap(runLedger, (store) => store.recordAndClaim(submission({ number, hash }))).pipe(Effect.map(openedRun))
@@ -45,12 +44,12 @@ const usage = (input: number, output: number, costUsd?: number) => ({
   ...(costUsd === undefined ? {} : { costUsd })
 })
 
-describe("BrakeStore", () => {
+describeEngines("BrakeStore", (engine) => {
   it.scoped("counts each usage row's increase once, on the UTC day it arrives, and keeps it across a restart", () =>
     Effect.gen(function* () {
-      const file = join(yield* tempDir, "ledger.sqlite")
+      const file = yield* engine.place
       yield* TestClock.setTime(DAY - 60_000)
-      const runId = yield* withLedger(file, Effect.gen(function* () {
+      const runId = yield* withLedger(engine, file, Effect.gen(function* () {
         const brakes = yield* BrakeStore
         const run = yield* openRun(7)
         yield* begin(run.id)
@@ -61,7 +60,7 @@ describe("BrakeStore", () => {
         yield* brakes.recordUsage(owner(run.id, 1), usage(300, 40, 0.75))
         return run.id
       }))
-      const [first, second] = yield* withLedger(file, Effect.gen(function* () {
+      const [first, second] = yield* withLedger(engine, file, Effect.gen(function* () {
         const brakes = yield* BrakeStore
         return [yield* brakes.usageOfDays("1970-01-01", "1970-01-01"), yield* brakes.usageOfDays("1970-01-02", "1970-01-02")]
       }))
@@ -71,12 +70,12 @@ describe("BrakeStore", () => {
         ["repository", "acme/widgets", usage(250, 30, 0.5)]
       ])
       assert.deepStrictEqual(second?.find((d) => d.scope === "global")?.usage, usage(50, 10, 0.25))
-      const perAttempt = yield* withLedger(file, Effect.flatMap(BrakeStore, (brakes) => brakes.runUsage(runId)))
+      const perAttempt = yield* withLedger(engine, file, Effect.flatMap(BrakeStore, (brakes) => brakes.runUsage(runId)))
       assert.deepStrictEqual(perAttempt, [{ attemptId: attemptIdOf(runId, 1), number: 1, usage: usage(300, 40, 0.75) }])
     }))
 
   it.scoped("a no-progress streak parks the Item at the limit; progress or the operator clears it", () =>
-    inTempLedger(
+    inTempLedger(engine, 
       Effect.gen(function* () {
         const brakes = yield* BrakeStore
         const item = itemKeyOf(REPOSITORY, 7)
@@ -101,7 +100,7 @@ describe("BrakeStore", () => {
     ))
 
   it.scoped("a Loop's pull request counts as open until its projection shows it merged or closed", () =>
-    inTempLedger(
+    inTempLedger(engine, 
       Effect.gen(function* () {
         const brakes = yield* BrakeStore
         const items = yield* ItemStore
@@ -131,7 +130,7 @@ describe("BrakeStore", () => {
     ))
 
   it.scoped("holds: a Run's shows only while it is open; an Agent's keeps the later reset", () =>
-    inTempLedger(
+    inTempLedger(engine, 
       Effect.gen(function* () {
         const brakes = yield* BrakeStore
         const store = yield* runLedger
@@ -155,7 +154,7 @@ describe("BrakeStore", () => {
     ))
 
   it.scoped("a cap raise holds for its day only, and a repeat changes nothing", () =>
-    inTempLedger(
+    inTempLedger(engine, 
       Effect.gen(function* () {
         const brakes = yield* BrakeStore
         yield* brakes.raiseCap({ day: "1970-01-01", scope: "loop", name: "start-dev", tokens: 100, costUsd: 0 })
@@ -172,9 +171,9 @@ describe("BrakeStore", () => {
     ))
 })
 
-describe("BrakeStore and forged usage (ADR 0086)", () => {
+describeEngines("BrakeStore and forged usage (ADR 0086)", (engine) => {
   it.scoped("a total that goes negative lowers no daily figure, and the honest total after it adds only its growth", () =>
-    inTempLedger(Effect.gen(function* () {
+    inTempLedger(engine, Effect.gen(function* () {
       const brakes = yield* BrakeStore
       const run = yield* openRun(9)
       yield* begin(run.id)

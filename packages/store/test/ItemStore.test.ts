@@ -1,11 +1,13 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { ItemStore } from "@usine/store/ItemStore"
-import { TestLedger } from "./fixtures/testLedger"
+import { testLedger } from "./fixtures/testLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines } from "@usine/testkit/ledgerEngines"
 
-describe("ItemStore", () => {
-  it.layer(TestLedger)("projections and cursors", (it) => {
+describeEngines("ItemStore", (engine) => {
+  layer(testLedger(engine))("projections and cursors", (it) => {
     it.effect("stores, replaces and lists Item projections by repository", () =>
       Effect.gen(function* () {
         const items = yield* ItemStore

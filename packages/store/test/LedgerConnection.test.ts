@@ -9,7 +9,7 @@ import { tempDir } from "./fixtures/testLedger"
 const count = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql<{ n: number }>`SELECT count(*) AS n FROM usine_loop_runtime`.pipe(Effect.map((rows) => rows[0]!.n), Effect.orDie))
 
-describe("LedgerConnection (ADR 0080)", () => {
+describe("LedgerConnection (ADR 0080, SQLite only)", () => {
   it.scoped("is the client's own connection: prepared calls commit in its transaction, none rolls them back", () =>
     Effect.gen(function* () {
       const context = yield* Layer.build(Sql.layerUnlocked(join(yield* tempDir, "ledger.sqlite")))

@@ -1,16 +1,18 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
 import * as LedgerFiguresLayer from "@usine/store/LedgerFigures"
 import { LedgerFigures } from "@usine/store/LedgerFigures"
-import { openedRun, submission, TestLedger } from "./fixtures/testLedger"
+import { openedRun, submission, testLedger } from "./fixtures/testLedger"
 import { runLedger } from "@usine/testkit/runLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines, type LedgerEngine } from "@usine/testkit/ledgerEngines"
 
-const world = LedgerFiguresLayer.layer.pipe(Layer.provideMerge(TestLedger))
+const world = (engine: LedgerEngine) => LedgerFiguresLayer.layer.pipe(Layer.provideMerge(testLedger(engine)))
 
-describe("LedgerFigures", () => {
-  it.layer(world)("figures for /metrics", (it) => {
+describeEngines("LedgerFigures", (engine) => {
+  layer(world(engine))("figures for /metrics", (it) => {
     it.effect("runs by Loop and state, ended Attempts by outcome, and how long they ran and waited", () =>
       Effect.gen(function* () {
         const store = yield* runLedger

@@ -7,7 +7,7 @@ import * as Sql from "@usine/store/Sql"
 import { exitCode, spawnScript, waitFor } from "./fixtures/childProcess"
 import { tempDir } from "./fixtures/testLedger"
 
-describe("LedgerLock", () => {
+describe("LedgerLock (SQLite only)", () => {
   it.scoped("a second process refuses with a message naming the ledger and this process's pid", () =>
     Effect.gen(function* () {
       const ledger = join(yield* tempDir, "ledger.sqlite")

@@ -6,7 +6,7 @@ import { LedgerWrites } from "@usine/store/LedgerWrites"
 import * as Sql from "@usine/store/Sql"
 import { tempDir } from "./fixtures/testLedger"
 
-describe("LedgerWrites", () => {
+describe("LedgerWrites (the SQLite client times its transactions; SQLite only)", () => {
   it.scoped("times each outermost transaction of the ledger, a rolled-back one too, and a nested one not apart", () =>
     Effect.gen(function* () {
       const observed: Array<number> = []

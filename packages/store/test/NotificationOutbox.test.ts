@@ -1,17 +1,19 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
 import * as Outbox from "@usine/store/NotificationOutbox"
 import { type NotifiableFact, NotificationOutbox } from "@usine/store/NotificationOutbox"
-import { openedRun, submission, TestLedger } from "./fixtures/testLedger"
+import { openedRun, submission, testLedger } from "./fixtures/testLedger"
 import { runLedger } from "@usine/testkit/runLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines, type LedgerEngine } from "@usine/testkit/ledgerEngines"
 
-const world = Outbox.layer.pipe(Layer.provideMerge(TestLedger))
+const world = (engine: LedgerEngine) => Outbox.layer.pipe(Layer.provideMerge(testLedger(engine)))
 const toSlack = (fact: NotifiableFact) => [{ endpoint: "slack:1", event: fact.event, subject: fact.runId, body: { text: fact.event } }]
 
-describe("NotificationOutbox", () => {
-  it.layer(world)("outbox", (it) => {
+describeEngines("NotificationOutbox", (engine) => {
+  layer(world(engine))("outbox", (it) => {
     it.effect("announces what the ledger records after the first look, once per endpoint, event and Run; retries until delivered", () =>
       Effect.gen(function* () {
         const store = yield* runLedger

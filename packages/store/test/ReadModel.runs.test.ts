@@ -1,14 +1,16 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { ReadModel } from "@usine/store/ReadModel"
 import { REPOSITORY } from "./fixtures/testLedger"
-import { fail, open, TestReadModel } from "./ReadModel.support"
+import { fail, open, testReadModel } from "./ReadModel.support"
 import { runLedger } from "@usine/testkit/runLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines, sqlite } from "@usine/testkit/ledgerEngines"
 
-describe("ReadModel.runs", () => {
-  it.layer(TestReadModel)("filters, counts and keyset pages", (it) => {
+describeEngines("ReadModel.runs", (engine) => {
+  layer(testReadModel(engine))("filters, counts and keyset pages", (it) => {
     it.effect("pages every matching Run once, newest first, with counts per state under the other filters", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -57,8 +59,11 @@ describe("ReadModel.runs", () => {
         assert.strictEqual(bogus.runs.length, 2, "an unreadable cursor starts from the newest")
       }))
   })
+})
 
-  it.layer(TestReadModel)("query plans", (it) => {
+// Hand-written SQLite queries read by SQLite's EXPLAIN QUERY PLAN: PostgreSQL's planner chooses by its statistics.
+describe("ReadModel.runs query plans (SQLite only)", () => {
+  layer(testReadModel(sqlite))("query plans", (it) => {
     const plan = (query: string) =>
       Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`)).pipe(
         Effect.map((rows) => rows.map((r) => r.detail).join(" | "))

@@ -1,17 +1,16 @@
-import { join } from "node:path"
 import { Effect, Layer } from "effect"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed } from "@usine/core/attempt/outcome"
 import type { RunId } from "@usine/core/ids/RunId"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
 import * as ReadModel from "@usine/store/ReadModel"
-import { ledgerAt, openedRun, submission, tempDir } from "./fixtures/testLedger"
+import { openedRun, storesAt, submission } from "./fixtures/testLedger"
+import type { LedgerEngine } from "@usine/testkit/ledgerEngines"
 import { runLedger } from "@usine/testkit/runLedger"
 
-/** The read model over the real stores on a fresh SQLite file. */
-export const TestReadModel = Layer.unwrapScoped(
-  Effect.map(tempDir, (dir) => ReadModel.layer.pipe(Layer.provideMerge(ledgerAt(join(dir, "ledger.sqlite")))))
-)
+/** The read model over the real stores on a fresh ledger of the engine. */
+export const testReadModel = (engine: LedgerEngine) =>
+  Layer.unwrapScoped(Effect.map(engine.place, (place) => ReadModel.layer.pipe(Layer.provideMerge(storesAt(engine, place)))))
 
 /** Opens a Run for issue `number` (its own Item, so nothing supersedes it). */
 export const open = (input: Parameters<typeof submission>[0]) =>

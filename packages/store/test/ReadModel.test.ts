@@ -1,15 +1,17 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { ItemStore } from "@usine/store/ItemStore"
 import { ReadModel } from "@usine/store/ReadModel"
 import { REPOSITORY, submission } from "./fixtures/testLedger"
-import { fail, line, open, TestReadModel } from "./ReadModel.support"
+import { fail, line, open, testReadModel } from "./ReadModel.support"
 import { runLedger } from "@usine/testkit/runLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines } from "@usine/testkit/ledgerEngines"
 
-describe("ReadModel", () => {
-  it.layer(TestReadModel)("needsYou", (it) => {
+describeEngines("ReadModel", (engine) => {
+  layer(testReadModel(engine))("needsYou", (it) => {
     it.effect("lists Waiting Runs with their task, unresolved failures with their tail, and open Asks", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -81,7 +83,7 @@ describe("ReadModel", () => {
       }))
   })
 
-  it.layer(TestReadModel)("run detail", (it) => {
+  layer(testReadModel(engine))("run detail", (it) => {
     it.effect("holds Attempts, the transition log, transcript windows and usage from the newest row per Attempt", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -127,7 +129,7 @@ describe("ReadModel", () => {
       }))
   })
 
-  it.layer(TestReadModel)("board items and loops", (it) => {
+  layer(testReadModel(engine))("board items and loops", (it) => {
     it.effect("reads labels from both payload shapes, attaches open Runs, and counts Runs per Loop", () =>
       Effect.gen(function* () {
         const items = yield* ItemStore

@@ -8,7 +8,7 @@ import { tempDir } from "./fixtures/testLedger"
 const pragma = (sql: SqlClient.SqlClient, name: string) =>
   Effect.map(sql.unsafe<Record<string, unknown>>(`PRAGMA ${name}`), (rows) => Object.values(rows[0] ?? {})[0])
 
-describe("Sql", () => {
+describe("Sql (SQLite only)", () => {
   it.scoped("opens the ledger in WAL mode with foreign keys, a busy timeout and every migration", () =>
     Effect.gen(function* () {
       const file = join(yield* tempDir, "ledger.sqlite")

@@ -1,19 +1,31 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Layer, TestClock } from "effect"
 import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
 import { TriggerRefusals } from "@usine/store/TriggerRefusals"
 import type { RunId } from "@usine/core/ids/RunId"
-import { begin, ledgerAt, submission, tempDir } from "./fixtures/testLedger"
-import { join } from "node:path"
+import { begin, submission, testLedger } from "./fixtures/testLedger"
 import { runLedger } from "@usine/testkit/runLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines, type LedgerEngine } from "@usine/testkit/ledgerEngines"
 
-const Ledger = Layer.unwrapScoped(
-  Effect.map(tempDir, (dir) => SqlTriggerRefusals.layer.pipe(Layer.provideMerge(ledgerAt(join(dir, "ledger.sqlite")))))
-)
+const Ledger = (engine: LedgerEngine) => SqlTriggerRefusals.layer.pipe(Layer.provideMerge(testLedger(engine)))
 
-describe("TriggerRefusals", () => {
-  it.layer(Ledger)("on the SQLite ledger", (it) => {
+/** The plan of the Board's refusal query: on PostgreSQL with sequential scans off, so a usable index must show. */
+const refusalPlan = Effect.flatMap(SqlClient.SqlClient, (sql) => {
+  const query = "SELECT event_id FROM usine_ignored_events WHERE event_id LIKE 'trust-refused:%' ORDER BY at DESC"
+  return sql.onDialectOrElse({
+    pg: () =>
+      sql.withTransaction(
+        sql`SET LOCAL enable_seqscan = off`.pipe(Effect.zipRight(sql.unsafe<Record<string, string>>(`EXPLAIN ${query}`)))
+      ).pipe(Effect.map((rows) => rows.map((row) => Object.values(row).join(" ")).join("\n"))),
+    orElse: () =>
+      sql.unsafe<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`).pipe(Effect.map((rows) => rows.map((p) => p.detail).join("\n")))
+  })
+})
+
+describeEngines("TriggerRefusals", (engine) => {
+  layer(Ledger(engine))("on the ledger", (it) => {
     it.effect("records a refusal once, as an ignored Event with its reason, newest first for the Board", () =>
       Effect.gen(function* () {
         const refusals = yield* TriggerRefusals
@@ -37,9 +49,7 @@ describe("TriggerRefusals", () => {
 
         const rows = yield* sql<{ status: string }>`SELECT status FROM usine_events WHERE id = ${listed[1]!.eventId}`
         assert.deepStrictEqual(rows.map((r) => r.status), ["ignored"])
-        const plan = yield* sql<{ detail: string }>`EXPLAIN QUERY PLAN SELECT event_id FROM usine_ignored_events
-            WHERE event_id LIKE 'trust-refused:%' ORDER BY at DESC`
-        assert.include(plan.map((p) => p.detail).join("\n"), "usine_ignored_events_refused")
+        assert.include(yield* refusalPlan, "usine_ignored_events_refused")
       }))
 
     it.effect("a refusal never blocks the same content from opening a Run once trusted, nor lists other ignored Events", () =>

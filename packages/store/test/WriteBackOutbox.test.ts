@@ -1,16 +1,18 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
 import * as Outbox from "@usine/store/WriteBackOutbox"
 import { WriteBackOutbox } from "@usine/store/WriteBackOutbox"
-import { openedRun, submission, TestLedger } from "./fixtures/testLedger"
+import { openedRun, submission, testLedger } from "./fixtures/testLedger"
 import { runLedger } from "@usine/testkit/runLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines, type LedgerEngine } from "@usine/testkit/ledgerEngines"
 
-const world = Outbox.layer.pipe(Layer.provideMerge(TestLedger))
+const world = (engine: LedgerEngine) => Outbox.layer.pipe(Layer.provideMerge(testLedger(engine)))
 
-describe("WriteBackOutbox", () => {
-  it.layer(world)("outbox", (it) => {
+describeEngines("WriteBackOutbox", (engine) => {
+  layer(world(engine))("outbox", (it) => {
     it.effect("one write-back per transition to Running, Succeeded or Failed of an Item Run, in order per Run, retried until done", () =>
       Effect.gen(function* () {
         const store = yield* runLedger

@@ -1,11 +1,13 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { AgentFailure, InfraFailure } from "@usine/core/attempt/failure"
 import { AttemptCanceled, AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { AttemptId, attemptIdOf } from "@usine/core/ids/AttemptId"
 import { AttemptNotOpen } from "@usine/core/run/RunWriteRefusals"
-import { openedRun, submission, TestLedger } from "./fixtures/testLedger"
+import { openedRun, submission, testLedger } from "./fixtures/testLedger"
 import { runLedger } from "@usine/testkit/runLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines } from "@usine/testkit/ledgerEngines"
 
 const infra = new AttemptFailed({ failure: new InfraFailure({ reason: "ssh dropped" }) })
 const agent = new AttemptFailed({ failure: new AgentFailure({ reason: "tests fail" }) })
@@ -14,8 +16,8 @@ const success = new AttemptSucceeded({ result: { commits: ["c1"], pullRequestNum
 const opened = (hash: string, approvalRequired = false) =>
   Effect.flatMap(runLedger, (store) => store.recordAndClaim(submission({ number: hash.charCodeAt(0), hash, approvalRequired }))).pipe(Effect.map(openedRun))
 
-describe("Attempts", () => {
-  it.layer(TestLedger)("beginAttempt and finishAttempt", (it) => {
+describeEngines("Attempts", (engine) => {
+  layer(testLedger(engine))("beginAttempt and finishAttempt", (it) => {
     it.effect("Pending → Running with Attempt 1, then Succeeded with the outcome stored", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -136,7 +138,7 @@ describe("Attempts", () => {
       }))
   })
 
-  it.layer(TestLedger)("transcript", (it) => {
+  layer(testLedger(engine))("transcript", (it) => {
     it.effect("numbers rows per Attempt from 1 and reads after a sequence number", () =>
       Effect.gen(function* () {
         const store = yield* runLedger

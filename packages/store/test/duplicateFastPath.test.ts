@@ -5,20 +5,27 @@ import type { EventId } from "@usine/core/ids/EventId"
 import * as Sql from "@usine/store/Sql"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
 import { finalOutcomeOf } from "@usine/store/SqlRunStore/DuplicateCheck"
-import { begin, openedRun, submission, TestLedger } from "./fixtures/testLedger"
+import { begin, openedRun, submission, testLedger } from "./fixtures/testLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines, sqlite } from "@usine/testkit/ledgerEngines"
 import { runLedger } from "@usine/testkit/runLedger"
 
-/** Rows the ledger's own connection has written so far: a write transaction, even a no-op UPDATE, moves it. */
+/**
+ * Moves with every write: on SQLite the rows the ledger's own connection has written (even a no-op UPDATE counts); on
+ * PostgreSQL the cluster's next transaction id, which only a transaction that writes takes.
+ */
 const totalChanges = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ n: number }>`SELECT total_changes() AS n`.pipe(Effect.map((rows) => rows[0]!.n), Effect.orDie)
+  sql.onDialectOrElse({
+    pg: () => sql<{ n: number }>`SELECT txid_snapshot_xmax(txid_current_snapshot()) AS n`,
+    orElse: () => sql<{ n: number }>`SELECT total_changes() AS n`
+  }).pipe(Effect.map((rows) => Number(rows[0]!.n)), Effect.orDie)
 )
 
-// Fresh: it.layer memoizes a layer by reference, and `SqlRunStore.layer` is also in TestLedger.
+// Fresh: a layer is memoized by reference, and `SqlRunStore.layer` is also in the test ledger.
 const InMemory = Layer.fresh(SqlRunStore.layer).pipe(Layer.provideMerge(Sql.layerUnlocked(":memory:")), Layer.orDie)
 
-const suite = (name: string, ledger: typeof TestLedger | typeof InMemory) =>
-  describe(name, () => {
-    it.layer(ledger)("a duplicate of a claimed Event", (it) => {
+const suite = (ledger: typeof InMemory) => {
+    layer(ledger)("a duplicate of a claimed Event", (it) => {
       it.effect("is answered with its Run without writing, as the transaction would answer it", () =>
         Effect.gen(function* () {
           const store = yield* runLedger
@@ -32,7 +39,7 @@ const suite = (name: string, ledger: typeof TestLedger | typeof InMemory) =>
         }))
     })
 
-    it.layer(ledger)("a duplicate of an ignored Event", (it) => {
+    layer(ledger)("a duplicate of an ignored Event", (it) => {
       it.effect("is Ignored with its reason without writing", () =>
         Effect.gen(function* () {
           const store = yield* runLedger
@@ -47,7 +54,7 @@ const suite = (name: string, ledger: typeof TestLedger | typeof InMemory) =>
         }))
     })
 
-    it.layer(ledger)("a duplicate whose outcome may still change", (it) => {
+    layer(ledger)("a duplicate whose outcome may still change", (it) => {
       it.effect("goes through the transaction: a queued Event opens its Run once the Item is free", () =>
         Effect.gen(function* () {
           const store = yield* runLedger
@@ -62,10 +69,12 @@ const suite = (name: string, ledger: typeof TestLedger | typeof InMemory) =>
           assert.isTrue(opened._tag === "Claimed" && opened.opened)
         }))
     })
-  })
+}
 
-suite("duplicate fast path on a ledger file (query-only reader)", TestLedger)
-suite("duplicate fast path in memory (through the client)", InMemory)
+describe("duplicate fast path on a SQLite ledger file (query-only reader, SQLite only)", () => suite(testLedger(sqlite)))
+// SQLite in memory has no file for a reader: it reads through the client, as PostgreSQL always does.
+describeEngines("duplicate fast path through the client", (engine) =>
+  suite(engine.name === "sqlite" ? InMemory : testLedger(engine)))
 
 describe("finalOutcomeOf", () => {
   const eventId = "[\"e\"]" as EventId

@@ -1,12 +1,14 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { openedRun, submission } from "./fixtures/testLedger"
-import { TestReadModel } from "./ReadModel.support"
+import { testReadModel } from "./ReadModel.support"
 import { runLedger } from "@usine/testkit/runLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines } from "@usine/testkit/ledgerEngines"
 
-describe("AttemptPatches.latestPatch (issue 21)", () => {
-  it.layer(TestReadModel)("the diff of a harvested Attempt", (it) => {
+describeEngines("AttemptPatches.latestPatch (issue 21)", (engine) => {
+  layer(testReadModel(engine))("the diff of a harvested Attempt", (it) => {
     it.effect("a Run whose Attempt pushed without the gate keeps its diff; a Run without one has none", () =>
       Effect.gen(function* () {
         const store = yield* runLedger

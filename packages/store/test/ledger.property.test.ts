@@ -1,4 +1,4 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Layer, Option } from "effect"
 import * as fc from "fast-check"
@@ -12,7 +12,8 @@ import { AttemptId } from "@usine/core/ids/AttemptId"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
 import * as Sql from "@usine/store/Sql"
-import { ledgerAt, REPOSITORY, submission, tempDir } from "./fixtures/testLedger"
+import { REPOSITORY, storesAt, submission, tempDir } from "./fixtures/testLedger"
+import { describeEngines } from "@usine/testkit/ledgerEngines"
 import { runLedger } from "@usine/testkit/runLedger"
 
 const LOOPS = ["a", "b", "s"] as const
@@ -79,11 +80,12 @@ const snapshot = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const runs = yield* sql<RunRow>`SELECT r.id, r.loop, r.item_key, r.generation, r.state, r.state_json, r.version,
       r.approval_required,
-      (SELECT count(*) FROM usine_attempts a WHERE a.run_id = r.id) AS attempts FROM usine_runs r ORDER BY r.rowid`
+      (SELECT count(*) FROM usine_attempts a WHERE a.run_id = r.id) AS attempts FROM usine_runs r
+      ORDER BY (SELECT min(t.seq) FROM usine_transitions t WHERE t.run_id = r.id)`
   const rows = yield* sql<{ run_id: string; from_state: string | null; to_state: string }>`SELECT run_id, from_state,
       to_state FROM usine_transitions ORDER BY seq`
   const attempts = yield* sql<{ id: string; run_id: string; open: number }>`SELECT id, run_id,
-      outcome_json IS NULL AS open FROM usine_attempts ORDER BY run_id, number`
+      CASE WHEN outcome_json IS NULL THEN 1 ELSE 0 END AS open FROM usine_attempts ORDER BY run_id, number`
   const transitions = new Map<string, Array<{ from_state: string | null; to_state: string }>>()
   for (const row of rows) transitions.set(row.run_id, [...(transitions.get(row.run_id) ?? []), row])
   return {
@@ -226,11 +228,20 @@ const migratedTemplate = (dir: string) =>
     Effect.orDie
   )
 
-describe("ledger invariants", () => {
-  it("hold after every step of random submissions and operator actions", { timeout: 120_000 }, async () => {
+describeEngines("ledger invariants", (engine) => {
+  it("hold after every step of random submissions and operator actions", { timeout: 300_000 }, async () => {
+    tally.clear()
+    // SQLite copies a file migrated once; PostgreSQL's fresh databases are copies of a migrated template already.
     const templateDir = mkdtempSync(join(tmpdir(), "usine-template-"))
-    const template = await Effect.runPromise(migratedTemplate(templateDir))
+    const template = engine.name === "sqlite" ? await Effect.runPromise(migratedTemplate(templateDir)) : ""
     onTestFinished(() => rmSync(templateDir, { recursive: true, force: true }))
+    const freshLedger = engine.name === "sqlite"
+      ? Effect.map(tempDir, (dir) => {
+        const file = join(dir, "ledger.sqlite")
+        copyFileSync(template, file)
+        return file
+      })
+      : engine.place
     await fc.assert(
       fc.asyncProperty(
         fc.array(command, { minLength: 20, maxLength: 30, size: "max" }),
@@ -238,9 +249,7 @@ describe("ledger invariants", () => {
         (commands, budgets) =>
           Effect.runPromise(
             Effect.gen(function* () {
-              const file = join(yield* tempDir, "ledger.sqlite")
-              copyFileSync(template, file)
-              const context = yield* Layer.build(ledgerAt(file))
+              const context = yield* Layer.build(storesAt(engine, yield* freshLedger))
               let before = yield* Effect.provide(snapshot, context)
               for (const [step, cmd] of commands.entries()) {
                 yield* Effect.provide(apply(cmd, before, step, budgets), context)

@@ -1,4 +1,4 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import { Cause, Effect, Exit, Option } from "effect"
@@ -7,12 +7,14 @@ import { RunNotFound } from "@usine/core/run/RunWriteRefusals"
 import { RunId } from "@usine/core/ids/RunId"
 import { ItemStore } from "@usine/store/ItemStore"
 import { RunLookup } from "@usine/store/RunLookup"
-import { TestLedger } from "./fixtures/testLedger"
+import { testLedger } from "./fixtures/testLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines } from "@usine/testkit/ledgerEngines"
 
 // Issue 35: a query keeps SqlError in its type up to the port, where it becomes a defect once; a refusal the caller
 // can act on stays a typed failure.
-describe("the ledger's ports", () => {
-  it.layer(TestLedger)("at the edge", (it) => {
+describeEngines("the ledger's ports", (engine) => {
+  layer(testLedger(engine))("at the edge", (it) => {
     it.effect("a refusal is a typed failure; a SQL failure is a defect carrying the SqlError", () =>
       Effect.gen(function* () {
         const lookup = yield* RunLookup

@@ -7,7 +7,7 @@ import * as LedgerClient from "@usine/store/LedgerClient"
 import * as Sql from "@usine/store/Sql"
 import { tempDir } from "./fixtures/testLedger"
 
-describe("migration 0010 (the pull-request gate)", () => {
+describe("migration 0010 (the pull-request gate, SQLite only)", () => {
   it.scoped("rebuilds usine_runs on a ledger in use: rows, references, indexes and the one-open-Run rule kept; Reviewing allowed", () =>
     Effect.gen(function* () {
       const file = join(yield* tempDir, "ledger.sqlite")

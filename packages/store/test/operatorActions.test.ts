@@ -1,4 +1,4 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert } from "@effect/vitest"
 import { Effect, Option, TestClock } from "effect"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import { AttemptCanceled, AttemptFailed } from "@usine/core/attempt/outcome"
@@ -6,8 +6,10 @@ import { RunId } from "@usine/core/ids/RunId"
 import { StaleRunVersion } from "@usine/core/run/RunWriteRefusals"
 import { Pending } from "@usine/core/run/state"
 import { makeLedger } from "@usine/store/SqlRunStore/Ledger"
-import { openedRun, submission, succeed, TestLedger } from "./fixtures/testLedger"
+import { openedRun, submission, succeed, testLedger } from "./fixtures/testLedger"
 import { runLedger } from "@usine/testkit/runLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines } from "@usine/testkit/ledgerEngines"
 
 let item = 100
 const opened = (approvalRequired = false) =>
@@ -27,8 +29,8 @@ const failedRun = Effect.gen(function* () {
 const tags = (runId: RunId) =>
   Effect.flatMap(runLedger, (store) => store.transitions(runId)).pipe(Effect.map((ts) => ts.map((t) => `${t.actor}:${t.to}`)))
 
-describe("operator actions", () => {
-  it.layer(TestLedger)("approval", (it) => {
+describeEngines("operator actions", (engine) => {
+  layer(testLedger(engine))("approval", (it) => {
     it.effect("parks a Pending Run, approves it with an approval Event, and repeats as a no-op", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -81,7 +83,7 @@ describe("operator actions", () => {
       }))
   })
 
-  it.layer(TestLedger)("retry and resolveFailure", (it) => {
+  layer(testLedger(engine))("retry and resolveFailure", (it) => {
     it.effect("retry moves Failed to Running with the amendment, once; other states conflict", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -132,7 +134,7 @@ describe("operator actions", () => {
       }))
   })
 
-  it.layer(TestLedger)("cancel", (it) => {
+  layer(testLedger(engine))("cancel", (it) => {
     it.effect("cancels an open Run and closes its open Attempt; a repeat is a no-op", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -171,7 +173,7 @@ describe("operator actions", () => {
       }))
   })
 
-  it.layer(TestLedger)("optimistic versions", (it) => {
+  layer(testLedger(engine))("optimistic versions", (it) => {
     it.effect("a write from a stale read is refused and writes nothing", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -189,7 +191,7 @@ describe("operator actions", () => {
       }))
   })
 
-  it.layer(TestLedger)("loop runtime", (it) => {
+  layer(testLedger(engine))("loop runtime", (it) => {
     it.effect("pauses and unpauses Loops", () =>
       Effect.gen(function* () {
         const store = yield* runLedger

@@ -1,14 +1,16 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { EventId } from "@usine/core/ids/EventId"
-import { begin, openedRun, submission, succeed, TestLedger } from "./fixtures/testLedger"
+import { begin, openedRun, submission, succeed, testLedger } from "./fixtures/testLedger"
 import { runLedger } from "@usine/testkit/runLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines } from "@usine/testkit/ledgerEngines"
 
 const succeededOutcome = new AttemptSucceeded({ result: { commits: [] } })
 
-describe("queued Events", () => {
-  it.layer(TestLedger)("claimQueued", (it) => {
+describeEngines("queued Events", (engine) => {
+  layer(testLedger(engine))("claimQueued", (it) => {
     it.effect("waits while the blocking Run runs, then opens the newest and consumes the older ones", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -46,7 +48,7 @@ describe("queued Events", () => {
       }))
   })
 
-  it.layer(TestLedger)("claimQueued and the cycle budget", (it) => {
+  layer(testLedger(engine))("claimQueued and the cycle budget", (it) => {
     it.effect("goes through the same budget check", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -60,7 +62,7 @@ describe("queued Events", () => {
       }))
   })
 
-  it.layer(TestLedger)("revoke", (it) => {
+  layer(testLedger(engine))("revoke", (it) => {
     it.effect("cancels the Loop's unstarted Run as Revoked and ignores its queued Events, nothing else", () =>
       Effect.gen(function* () {
         const store = yield* runLedger

@@ -1,15 +1,15 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect, Option } from "effect"
+import { Effect, Option, Scope } from "effect"
 import * as fc from "fast-check"
-import { join } from "node:path"
 import { AttemptFailed, AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import type { Submission } from "@usine/core/event/Submission"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
 import type { ClaimResult } from "@usine/store/RunClaims"
-import { ledgerAt, REPOSITORY, submission, tempDir } from "./fixtures/testLedger"
+import { REPOSITORY, storesAt, submission } from "./fixtures/testLedger"
+import { describeEngines } from "@usine/testkit/ledgerEngines"
 import { runLedger } from "@usine/testkit/runLedger"
 
 const LOOPS = ["a", "b"] as const
@@ -47,8 +47,12 @@ const ledgerAnswer = (s: Submission) =>
     return row.reason === null ? Option.none<ClaimResult>() : Option.some<ClaimResult>({ _tag: "Ignored", eventId: s.eventId, reason: row.reason })
   })
 
+/** Moves with every write: SQLite's rows written by the connection; PostgreSQL's next transaction id (writers take one). */
 const totalChanges = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ n: number }>`SELECT total_changes() AS n`.pipe(Effect.map((rows) => rows[0]!.n), Effect.orDie))
+  sql.onDialectOrElse({
+    pg: () => sql<{ n: number }>`SELECT txid_snapshot_xmax(txid_current_snapshot()) AS n`,
+    orElse: () => sql<{ n: number }>`SELECT total_changes() AS n`
+  }).pipe(Effect.map((rows) => Number(rows[0]!.n)), Effect.orDie))
 
 const apply = (cmd: Command, submitted: Array<Submission>) =>
   Effect.gen(function* () {
@@ -100,15 +104,15 @@ const check = (submitted: ReadonlyArray<Submission>) =>
     assert.deepStrictEqual([...(yield* store.pausedLoops)].sort(), paused.map((r) => r.loop).sort())
   })
 
-describe("RecentClaims (ADR 0080)", () => {
+describeEngines("RecentClaims (ADR 0080)", (engine) => {
   it.scoped("answers as the ledger's rows do across claims, Attempts, cancels, revokes, resets, pauses and restarts", () =>
     Effect.gen(function* () {
-      const dir = yield* tempDir
-      let run = 0
+      // Each case's ledger lives as long as the test, across its restarts.
+      const scope = yield* Effect.scope
       yield* Effect.promise(() =>
         fc.assert(
           fc.asyncProperty(fc.array(command, { minLength: 5, maxLength: 40 }), async (commands) => {
-            const file = join(dir, `ledger-${run++}.sqlite`)
+            const file = await Effect.runPromise(Scope.extend(engine.place, scope))
             const submitted: Array<Submission> = []
             // Each restart closes the store (and its memory) and opens the file again.
             const segments: Array<Array<Command>> = [[]]
@@ -120,7 +124,7 @@ describe("RecentClaims (ADR 0080)", () => {
                   yield* apply(cmd, submitted)
                   yield* check(submitted)
                 }
-              }), ledgerAt(file))))
+              }), storesAt(engine, file))))
             }
           }),
           { numRuns: 25 }

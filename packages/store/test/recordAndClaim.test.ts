@@ -1,12 +1,14 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { scheduleItemKeyOf, itemKeyOf } from "@usine/core/ids/ItemKey"
 import { tickEventIdOf } from "@usine/core/ids/EventId"
-import { begin, openedRun, REPOSITORY, submission, succeed, TestLedger } from "./fixtures/testLedger"
+import { begin, openedRun, REPOSITORY, submission, succeed, testLedger } from "./fixtures/testLedger"
 import { runLedger } from "@usine/testkit/runLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines } from "@usine/testkit/ledgerEngines"
 
-describe("RunClaims.recordAndClaim", () => {
-  it.layer(TestLedger)("a new Event", (it) => {
+describeEngines("RunClaims.recordAndClaim", (engine) => {
+  layer(testLedger(engine))("a new Event", (it) => {
     it.effect("opens a Pending Run with its opening transition row", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -28,7 +30,7 @@ describe("RunClaims.recordAndClaim", () => {
       }))
   })
 
-  it.layer(TestLedger)("the same Event twice", (it) => {
+  layer(testLedger(engine))("the same Event twice", (it) => {
     it.effect("yields the same Run, opened once", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -43,7 +45,7 @@ describe("RunClaims.recordAndClaim", () => {
       }))
   })
 
-  it.layer(TestLedger)("an Event whose Run exists", (it) => {
+  layer(testLedger(engine))("an Event whose Run exists", (it) => {
     it.effect("claims that Run whatever its state: a canceled Run's Event never opens a Run again", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -62,7 +64,7 @@ describe("RunClaims.recordAndClaim", () => {
       }))
   })
 
-  it.layer(TestLedger)("an ignored Event", (it) => {
+  layer(testLedger(engine))("an ignored Event", (it) => {
     it.effect("is Ignored with its reason, opening nothing", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -77,7 +79,7 @@ describe("RunClaims.recordAndClaim", () => {
       }))
   })
 
-  it.layer(TestLedger)("an Event of an older generation", (it) => {
+  layer(testLedger(engine))("an Event of an older generation", (it) => {
     it.effect("is Ignored once the Item was reset past it", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -92,7 +94,7 @@ describe("RunClaims.recordAndClaim", () => {
       }))
   })
 
-  it.layer(TestLedger)("an open Running Run of the Loop and Item", (it) => {
+  layer(testLedger(engine))("an open Running Run of the Loop and Item", (it) => {
     it.effect("queues the Event behind it and opens nothing", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -110,7 +112,7 @@ describe("RunClaims.recordAndClaim", () => {
   })
 
   for (const gate of ["Pending", "Waiting", "Queued"] as const) {
-    it.layer(TestLedger)(`an open ${gate} Run of the Loop and Item`, (it) => {
+    layer(testLedger(engine))(`an open ${gate} Run of the Loop and Item`, (it) => {
       it.effect("is superseded: Canceled by the new Event, and a new Pending Run opens", () =>
         Effect.gen(function* () {
           const store = yield* runLedger
@@ -135,7 +137,7 @@ describe("RunClaims.recordAndClaim", () => {
     })
   }
 
-  it.layer(TestLedger)("a closed Run of the Loop and Item", (it) => {
+  layer(testLedger(engine))("a closed Run of the Loop and Item", (it) => {
     it.effect("does not block: a new Run opens beside it", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -146,7 +148,7 @@ describe("RunClaims.recordAndClaim", () => {
       }))
   })
 
-  it.layer(TestLedger)("a used-up cycle budget", (it) => {
+  layer(testLedger(engine))("a used-up cycle budget", (it) => {
     it.effect("stores an Ask, returns CycleBlocked, and blocks every Loop on the Item until a reset", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -187,7 +189,7 @@ describe("RunClaims.recordAndClaim", () => {
       }))
   })
 
-  it.layer(TestLedger)("a supersede followed by CycleBlocked", (it) => {
+  layer(testLedger(engine))("a supersede followed by CycleBlocked", (it) => {
     it.effect("leaves the old Run Canceled and opens no new Run", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -206,7 +208,7 @@ describe("RunClaims.recordAndClaim", () => {
       }))
   })
 
-  it.layer(TestLedger)("a Run canceled before its first Attempt", (it) => {
+  layer(testLedger(engine))("a Run canceled before its first Attempt", (it) => {
     it.effect("gives its reservation back; a started one keeps it", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -220,7 +222,7 @@ describe("RunClaims.recordAndClaim", () => {
       }))
   })
 
-  it.layer(TestLedger)("a schedule submission", (it) => {
+  layer(testLedger(engine))("a schedule submission", (it) => {
     it.effect("has no cycle budget", () =>
       Effect.gen(function* () {
         const store = yield* runLedger

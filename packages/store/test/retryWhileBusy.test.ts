@@ -24,7 +24,7 @@ const ledgerWithNeighbour = Effect.gen(function* () {
 
 // Every ledger transaction begins with BEGIN IMMEDIATE: the lock is met at its start, which is retried, and its body
 // runs once, after the lock went (ADR 0089).
-describe("the store retries SQLITE_BUSY, and only that", () => {
+describe("the store retries SQLITE_BUSY, and only that (SQLite only)", () => {
   it.scopedLive("a write waits while another connection holds the write lock, then succeeds", () =>
     Effect.gen(function* () {
       const { store, sql, neighbour } = yield* ledgerWithNeighbour

@@ -1,12 +1,14 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert, it } from "@effect/vitest"
 import { Effect, Option, TestClock } from "effect"
 import { AttemptSucceeded } from "@usine/core/attempt/outcome"
 import { boundPatch, HELD_PATCH_MAX_BYTES } from "@usine/core/attempt/Review"
 import type { RunId } from "@usine/core/ids/RunId"
 import { ReadModel } from "@usine/store/ReadModel"
 import { openedRun, submission } from "./fixtures/testLedger"
-import { TestReadModel } from "./ReadModel.support"
+import { testReadModel } from "./ReadModel.support"
 import { runLedger } from "@usine/testkit/runLedger"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines } from "@usine/testkit/ledgerEngines"
 
 let item = 500
 const held = (runId: string, number: number) =>
@@ -28,8 +30,8 @@ const reviewing = Effect.gen(function* () {
 const tags = (runId: RunId) =>
   Effect.flatMap(runLedger, (store) => store.transitions(runId)).pipe(Effect.map((ts) => ts.map((t) => `${t.actor}:${t.from ?? ""}→${t.to}`)))
 
-describe("the pull-request gate in the ledger", () => {
-  it.layer(TestReadModel)("Reviewing", (it) => {
+describeEngines("the pull-request gate in the ledger", (engine) => {
+  layer(testReadModel(engine))("Reviewing", (it) => {
     it.effect("a held outcome parks the Run in Reviewing with its diff; Approve PR reopens it with the review stored", () =>
       Effect.gen(function* () {
         const store = yield* runLedger

@@ -1,29 +1,25 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Cause, Effect, Exit } from "effect"
-import { openedRun, submission, TestLedger } from "./fixtures/testLedger"
+import { openedRun, submission, testLedger } from "./fixtures/testLedger"
 import { runLedger } from "@usine/testkit/runLedger"
+import { allowRows, refuseRows } from "./fixtures/refuseRows"
+import { layer } from "@usine/testkit/layer"
+import { describeEngines } from "@usine/testkit/ledgerEngines"
 
 const count = (table: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*) AS n FROM ${sql(table)}`).pipe(
     Effect.map((rows) => rows[0]?.n ?? -1)
   )
 
-/** Makes SQLite refuse one kind of row, so a store method fails after some of its writes. */
-const refuse = (name: string, table: string, when: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql.unsafe(`CREATE TRIGGER ${name} BEFORE INSERT ON ${table} WHEN ${when}
-      BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`))
+const refuse = (name: string, table: string, when: string) => refuseRows(name, table, "INSERT", when)
 
-const update = (name: string, table: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql.unsafe(`CREATE TRIGGER ${name} BEFORE UPDATE ON ${table}
-      BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`))
+const update = (name: string, table: string) => refuseRows(name, table, "UPDATE")
 
-const drop = (name: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DROP TRIGGER ${name}`))
+const drop = allowRows
 
-describe("rollback", () => {
-  it.layer(TestLedger)("a failure in the middle of a store method", (it) => {
+describeEngines("rollback", (engine) => {
+  layer(testLedger(engine))("a failure in the middle of a store method", (it) => {
     it.effect("recordAndClaim: the supersede, the Event and the new Run all roll back", () =>
       Effect.gen(function* () {
         const store = yield* runLedger
@@ -32,7 +28,7 @@ describe("rollback", () => {
         // The new Run's opening row fails: the old Run was already canceled and the Event inserted by then.
         yield* refuse("no_open", "usine_transitions", "NEW.from_state IS NULL")
         const exit = yield* Effect.exit(store.recordAndClaim(submission({ hash: "b" })))
-        yield* drop("no_open")
+        yield* drop("no_open", "usine_transitions")
         assert.isTrue(Exit.isFailure(exit) && Cause.isDie(exit.cause))
         const after = yield* store.getRun(old.id)
         assert.deepStrictEqual([after.state._tag, after.version], ["Pending", 1])
@@ -54,7 +50,7 @@ describe("rollback", () => {
         const begun = yield* store.beginAttempt(run.id, { live: () => true })
         yield* update("no_attempt_close", "usine_attempts")
         const exit = yield* Effect.exit(store.cancel(run.id))
-        yield* drop("no_attempt_close")
+        yield* drop("no_attempt_close", "usine_attempts")
         assert.isTrue(Exit.isFailure(exit))
         const after = yield* store.getRun(run.id)
         assert.deepStrictEqual([after.state._tag, after.version], ["Running", begun.run.version])

@@ -1,19 +1,19 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Cause, Effect, Exit, Layer, Option, TestClock } from "effect"
-import { join } from "node:path"
 import { AgentFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed } from "@usine/core/attempt/outcome"
 import { attemptIdOf } from "@usine/core/ids/AttemptId"
 import type { RunId } from "@usine/core/ids/RunId"
 import { BrakeStore, type RunHold } from "@usine/store/BrakeStore"
 import * as ReadModel from "@usine/store/ReadModel"
-import * as Sql from "@usine/store/Sql"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
-import { openedRun, submission, tempDir } from "./fixtures/testLedger"
+import { openedRun, submission } from "./fixtures/testLedger"
+import { describeEngines, type LedgerEngine } from "@usine/testkit/ledgerEngines"
 import type { RunPorts } from "@usine/store/RunPorts"
 import { runLedger } from "@usine/testkit/runLedger"
+import { allowRows, refuseRows } from "./fixtures/refuseRows"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -21,11 +21,10 @@ const DAY = 24 * HOUR
 
 type Stores = BrakeStore | RunPorts | ReadModel.ReadModel | SqlClient.SqlClient
 
-const inTempLedger = <A, E>(body: Effect.Effect<A, E, Stores>) =>
-  Effect.flatMap(tempDir, (dir) => {
+const inTempLedger = <A, E>(engine: LedgerEngine, body: Effect.Effect<A, E, Stores>) =>
+  Effect.flatMap(engine.place, (place) => {
     const stores = Layer.mergeAll(SqlRunStore.layer, SqlBrakeStore.layer, ReadModel.layer).pipe(
-      Layer.provideMerge(Sql.layer(join(dir, "ledger.sqlite"))),
-      Layer.orDie
+      Layer.provideMerge(engine.open(place))
     )
     return Effect.scoped(Effect.flatMap(Layer.build(stores), (context) => Effect.provide(body, context)))
   })
@@ -43,11 +42,9 @@ const count = (table: string) =>
     Effect.map((rows) => rows[0]?.n ?? -1)
   )
 
-/** Makes SQLite refuse every new row of `table`, so the store method writing it fails half-way. */
-const refuse = (table: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql.unsafe(`CREATE TRIGGER refuse_${table} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`))
-const allow = (table: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DROP TRIGGER refuse_${table}`))
+/** Makes the engine refuse every new row of `table`, so the store method writing it fails half-way. */
+const refuse = (table: string) => refuseRows(`refuse_${table}`, table, "INSERT")
+const allow = (table: string) => allowRows(`refuse_${table}`, table)
 
 /** What the engine's admission loop does each minute while a brake holds the Run. */
 const recheck = (hold: Omit<RunHold, "since">, times: number) =>
@@ -68,9 +65,10 @@ const failedRun = Effect.gen(function* () {
   return yield* store.getRun(run.id)
 })
 
-describe("Run notes", () => {
+describeEngines("Run notes", (engine) => {
+  // Hundreds of ledger round trips: on PostgreSQL each is a network one, slower than 5 s on a loaded machine.
   it.scoped("a hold re-checked every minute for 6 hours writes one note, a new reason another, the release one", () =>
-    inTempLedger(Effect.gen(function* () {
+    inTempLedger(engine, Effect.gen(function* () {
       const brakes = yield* BrakeStore
       const run = yield* openRun
       const cap = { runId: run.id, kind: "DailyCap", reason: "loop start-dev used 1,200 tokens", until: DAY } as const
@@ -92,10 +90,10 @@ describe("Run notes", () => {
       const never = yield* openRun
       yield* brakes.releaseRun(never.id)
       assert.deepStrictEqual(yield* notesOf(never.id), [], "an admission without a hold writes nothing")
-    })))
+    })), 30_000)
 
   it.scoped("a release says what the ledger shows: a reset quota, a new day, a raise, a merged pull request, a cancel", () =>
-    inTempLedger(Effect.gen(function* () {
+    inTempLedger(engine, Effect.gen(function* () {
       const brakes = yield* BrakeStore
       const store = yield* runLedger
       const lastNote = (runId: RunId) => Effect.map(summaries(runId), (all) => all.at(-1))
@@ -133,10 +131,10 @@ describe("Run notes", () => {
       assert.strictEqual(yield* lastNote(canceled.id), "released after 1m 0s: the Run is Canceled (canceled by the operator)")
       const [, released] = yield* notesOf(canceled.id)
       assert.strictEqual(released?.afterSeq, (yield* store.transitions(canceled.id)).at(-1)?.seq, "after the cancel")
-    })))
+    })), 30_000)
 
   it.scoped("Edit and retry keeps what the earlier Attempts were told, whole, in a note with the operator", () =>
-    inTempLedger(Effect.gen(function* () {
+    inTempLedger(engine, Effect.gen(function* () {
       const store = yield* runLedger
       const failed = yield* failedRun
       const long = `${"Rewrite the parser.\n".repeat(2_000)}And keep the tests green.`
@@ -171,7 +169,7 @@ describe("Run notes", () => {
     })))
 
   it.scoped("a note and the change it explains commit together: a failed transaction writes neither", () =>
-    inTempLedger(Effect.gen(function* () {
+    inTempLedger(engine, Effect.gen(function* () {
       const brakes = yield* BrakeStore
       const store = yield* runLedger
       const run = yield* openRun
@@ -210,9 +208,9 @@ describe("Run notes", () => {
     })))
 })
 
-describe("BrakeStore.noteUsageDisagreed (ADR 0086)", () => {
+describeEngines("BrakeStore.noteUsageDisagreed (ADR 0086)", (engine) => {
   it.scoped("writes a UsageDisagreed note with both figures, append-only like every note, on the Run's timeline", () =>
-    inTempLedger(Effect.gen(function* () {
+    inTempLedger(engine, Effect.gen(function* () {
       const brakes = yield* BrakeStore
       const run = yield* openRun
       yield* TestClock.setTime(5 * MINUTE)

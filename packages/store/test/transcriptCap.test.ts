@@ -1,21 +1,21 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { join } from "node:path"
 import { TRUNCATED_TOOL } from "@usine/core/transcript/transcriptCap"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
-import { ledgerAt, openedRun, submission, tempDir } from "./fixtures/testLedger"
+import { storesAt, openedRun, submission } from "./fixtures/testLedger"
 import { runLedger } from "@usine/testkit/runLedger"
+import { describeEngines } from "@usine/testkit/ledgerEngines"
 
 const line = (text: string, at: number): TranscriptEntry => ({ kind: "assistant", text, at })
 const usage = (input: number) => ({ inputTokens: input, outputTokens: 1, cachedInputTokens: 0 })
 const cap = { rows: 5, bytes: 40 }
 
-describe("Transcripts cap (ADR 0085)", () => {
+describeEngines("Transcripts cap (ADR 0085)", (engine) => {
   it.scoped("keeps a prefix and one marker that counts what was dropped; the count survives a restart", () =>
     Effect.gen(function* () {
-      const file = join(yield* tempDir, "ledger.sqlite")
+      const file = yield* engine.place
       const attemptId = yield* Effect.scoped(Effect.gen(function* () {
-        const store = yield* Effect.provide(runLedger, yield* Layer.build(ledgerAt(file)))
+        const store = yield* Effect.provide(runLedger, yield* Layer.build(storesAt(engine, file)))
         const run = openedRun(yield* store.recordAndClaim(submission({ number: 7 })))
         const begun = yield* store.beginAttempt(run.id, { live: () => true })
         if (begun._tag !== "Started") throw new Error("expected Started")
@@ -41,7 +41,7 @@ describe("Transcripts cap (ADR 0085)", () => {
 
       // Another daemon on the same file reads the fill back from the rows: the cap holds and the counts go on.
       yield* Effect.scoped(Effect.gen(function* () {
-        const context = yield* Layer.build(ledgerAt(file))
+        const context = yield* Layer.build(storesAt(engine, file))
         const store = yield* Effect.provide(runLedger, context)
         assert.strictEqual(yield* store.transcriptPosition(attemptId), 7)
         assert.strictEqual(yield* store.appendTranscript(attemptId, [line("g", 8)], cap), 4)
@@ -54,8 +54,8 @@ describe("Transcripts cap (ADR 0085)", () => {
 
   it.scoped("the row cap keeps one row for the marker; an agent's row cannot pose as the marker", () =>
     Effect.gen(function* () {
-      const file = join(yield* tempDir, "ledger.sqlite")
-      const store = yield* Effect.provide(runLedger, yield* Layer.build(ledgerAt(file)))
+      const file = yield* engine.place
+      const store = yield* Effect.provide(runLedger, yield* Layer.build(storesAt(engine, file)))
       const run = openedRun(yield* store.recordAndClaim(submission({ number: 8 })))
       const begun = yield* store.beginAttempt(run.id, { live: () => true })
       if (begun._tag !== "Started") throw new Error("expected Started")

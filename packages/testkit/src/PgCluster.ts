@@ -163,10 +163,13 @@ export const sharedPgCluster: Effect.Effect<PgCluster, PgClusterFailed> = Effect
  * A fresh database on the process's cluster for the scope: tests stay independent while sharing one server. Dropped
  * (connections closed) when the scope closes. Its URL.
  */
-export const freshPgDatabase: Effect.Effect<string, PgClusterFailed, Scope.Scope> = Effect.gen(function* () {
+export const freshPgDatabase: Effect.Effect<string, PgClusterFailed, Scope.Scope> = Effect.suspend(() => freshPgDatabaseFrom(undefined))
+
+/** As `freshPgDatabase`, a copy of `template` (a database of the same cluster that nobody is connected to). */
+export const freshPgDatabaseFrom = (template: string | undefined): Effect.Effect<string, PgClusterFailed, Scope.Scope> => Effect.gen(function* () {
   const cluster = yield* sharedPgCluster
   const name = `usine_test_${process.pid}_${++databases}`
-  yield* Effect.acquireRelease(psql(cluster, `CREATE DATABASE ${name}`), () =>
+  yield* Effect.acquireRelease(psql(cluster, `CREATE DATABASE ${name}${template === undefined ? "" : ` TEMPLATE ${template}`}`), () =>
     Effect.ignore(psql(cluster, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)))
   return cluster.url(name)
 })

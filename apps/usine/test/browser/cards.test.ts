@@ -1,4 +1,5 @@
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Effect, Option } from "effect"
 import type { BoardView } from "@usine/board/BoardViews/boardView"
 import { REPOSITORY } from "../support/daemonConfig"

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright"
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Effect, Option } from "effect"
 import type { BoardView } from "@usine/board/BoardViews/boardView"
 import { REPOSITORY } from "../support/daemonConfig"

@@ -1,4 +1,5 @@
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Effect } from "effect"
 import type { Cookie } from "playwright-core"
 import { BOARD_TOKEN } from "../support/daemonConfig"

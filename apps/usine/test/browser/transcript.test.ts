@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright"
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { join } from "node:path"
 import { Effect, Option } from "effect"
 import { AGENT, BOARD_TOKEN, REPOSITORY } from "../support/daemonConfig"

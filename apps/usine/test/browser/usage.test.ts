@@ -1,4 +1,5 @@
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Effect, Option } from "effect"
 import type { UsageView } from "@usine/board/BoardViews/usageView"
 import { REPOSITORY } from "../support/daemonConfig"

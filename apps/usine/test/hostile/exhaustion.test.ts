@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs"
-import { assert, layer } from "@effect/vitest"
+import { assert } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Context, Effect, Layer } from "effect"
 import type { RunView } from "@usine/board/BoardViews/runView"
 import { board } from "../support/http"

@@ -1,5 +1,6 @@
 import { readFileSync, rmSync, statSync } from "node:fs"
-import { assert, layer } from "@effect/vitest"
+import { assert } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Context, Effect, Fiber, Layer, Schedule } from "effect"
 import type { RunView } from "@usine/board/BoardViews/runView"
 import { attack, filesUnder, type HostileDaemon, hostileDaemon, runOf, settledRuns } from "./support/HostileDaemon"

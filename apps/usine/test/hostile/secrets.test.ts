@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { assert, layer } from "@effect/vitest"
+import { assert } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Context, Effect, Layer } from "effect"
 import type { RunView } from "@usine/board/BoardViews/runView"
 import { BOARD_TOKEN } from "../support/daemonConfig"

@@ -7,6 +7,7 @@ import { CycleAsk, makeOpenAsks } from "./CycleAsk"
 import { RunSummary, SUMMARY_COLUMNS, SummaryRow, summaryOf } from "./RunSummary"
 import { LINE_COLUMNS, TranscriptLine, TranscriptLineFromRow } from "./TranscriptLine"
 import { findAllByKey } from "../findByKey"
+import { indexedBy } from "../SqlDialect"
 
 /** A Run parked on its Loop's approval gate, with the prompt it would run. */
 const WaitingRun = Schema.Struct({ run: RunSummary, task: Schema.String })
@@ -90,7 +91,7 @@ export const makeNeedsYou = (sql: SqlClient.SqlClient) => {
     Result: FailedRow,
     execute: (limit) =>
       sql`SELECT ${sql.literal(SUMMARY_COLUMNS)}, a.id AS attempt_id, a.number AS attempt_number, a.outcome_json
-          FROM usine_runs r INDEXED BY usine_runs_failed_updated JOIN usine_attempts a ON a.run_id = r.id
+          FROM usine_runs r ${indexedBy(sql, "usine_runs_failed_updated")} JOIN usine_attempts a ON a.run_id = r.id
             AND a.number = (SELECT max(number) FROM usine_attempts m WHERE m.run_id = r.id)
           WHERE r.state = 'Failed' AND a.outcome_json IS NOT NULL
             AND (r.resolved_failure_attempt_id IS NULL OR r.resolved_failure_attempt_id <> a.id)

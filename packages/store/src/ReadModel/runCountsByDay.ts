@@ -1,6 +1,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Schema } from "effect"
 import { RunStateTagSchema } from "./RunSummary"
+import { sameRepository } from "../SqlDialect"
 
 /** Which Runs the Runs page's chart counts: received in [since, until), under the page's Loop, repository and Item. */
 export interface DayCountFilter {
@@ -26,7 +27,7 @@ export const makeRunCountsByDay = (sql: SqlClient.SqlClient) => {
       sql`r.received_at >= ${filter.since}`,
       sql`r.received_at < ${filter.until}`,
       ...(filter.loop === undefined ? [] : [sql`r.loop = ${filter.loop}`]),
-      ...(filter.repository === undefined ? [] : [sql`r.repository = ${filter.repository} COLLATE NOCASE`]),
+      ...(filter.repository === undefined ? [] : [sameRepository(sql, "r.repository", filter.repository)]),
       ...(filter.itemKey === undefined ? [] : [sql`r.item_key = ${filter.itemKey}`])
     ]
     return yield* decode(

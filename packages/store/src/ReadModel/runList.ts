@@ -1,6 +1,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option, Schema } from "effect"
 import { RUN_STATE_TAGS, RunStateTagSchema, RunSummary, SUMMARY_COLUMNS, SummaryRow, summaryOf } from "./RunSummary"
+import { sameRepository } from "../SqlDialect"
 
 /** Which Runs the Runs page lists; `before` is the `next` cursor of the previous page. */
 export interface RunFilter {
@@ -47,7 +48,7 @@ export const makeRunList = (sql: SqlClient.SqlClient) => {
 
   const conditions = (filter: RunFilter) => [
     ...(filter.loop === undefined ? [] : [sql`r.loop = ${filter.loop}`]),
-    ...(filter.repository === undefined ? [] : [sql`r.repository = ${filter.repository} COLLATE NOCASE`]),
+    ...(filter.repository === undefined ? [] : [sameRepository(sql, "r.repository", filter.repository)]),
     ...(filter.itemKey === undefined ? [] : [sql`r.item_key = ${filter.itemKey}`]),
     ...(filter.since === undefined ? [] : [sql`r.received_at >= ${filter.since}`]),
     ...(filter.until === undefined ? [] : [sql`r.received_at < ${filter.until}`])

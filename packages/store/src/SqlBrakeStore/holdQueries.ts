@@ -8,6 +8,7 @@ import type { AgentHold, HeldRun, RunHold } from "../BrakeStore"
 import { makeHoldNotes } from "./holdNotes"
 import { OPEN_STATES_SQL } from "../SqlRunStore/RunQueries"
 import { findAllByKey, findOneByKey } from "../findByKey"
+import { itemKeyOfColumns, jsonText } from "../SqlDialect"
 
 const HoldColumns = {
   run_id: Schema.String,
@@ -91,8 +92,8 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
       runId: RunId
     ) {
       const now = yield* Clock.currentTimeMillis
-      yield* sql`INSERT OR IGNORE INTO usine_loop_pull_requests (loop, repository, number, run_id, recorded_at)
-          VALUES (${loop}, ${repository.toLowerCase()}, ${number}, ${runId}, ${now})`
+      yield* sql`INSERT INTO usine_loop_pull_requests (loop, repository, number, run_id, recorded_at)
+          VALUES (${loop}, ${repository.toLowerCase()}, ${number}, ${runId}, ${now}) ON CONFLICT DO NOTHING`
     }),
 
     // A pull request seen merged or closed leaves the set for good, so the check stays small as a Loop ages.
@@ -101,8 +102,8 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
       yield* sql`UPDATE usine_loop_pull_requests SET closed_at = ${now}
           WHERE loop = ${loop} AND closed_at IS NULL AND EXISTS (
             SELECT 1 FROM usine_item_projections p
-            WHERE p.item_key = json_array('github', usine_loop_pull_requests.repository, usine_loop_pull_requests.number)
-              AND upper(coalesce(json_extract(p.payload_json, '$.state'), 'OPEN')) <> 'OPEN')`
+            WHERE p.item_key = ${itemKeyOfColumns(sql, "usine_loop_pull_requests.repository", "usine_loop_pull_requests.number")}
+              AND upper(coalesce(${jsonText(sql, "p.payload_json", ["state"])}, 'OPEN')) <> 'OPEN')`
       return yield* openPulls(loop)
     }),
 
@@ -113,7 +114,8 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
         yield* sql`INSERT INTO usine_run_holds (run_id, kind, reason, until, since)
             VALUES (${hold.runId}, ${hold.kind}, ${hold.reason}, ${hold.until ?? null}, ${hold.since})
             ON CONFLICT (run_id) DO UPDATE SET reason = excluded.reason, until = excluded.until,
-              since = CASE WHEN kind = excluded.kind THEN since ELSE excluded.since END, kind = excluded.kind`
+              since = CASE WHEN usine_run_holds.kind = excluded.kind THEN usine_run_holds.since ELSE excluded.since END,
+              kind = excluded.kind`
         yield* notes.held(previous, hold)
       }))
     }),
@@ -135,7 +137,7 @@ export const makeHoldQueries = (sql: SqlClient.SqlClient) => {
     changeMark: sql<Record<string, number | null>>`SELECT
         (SELECT count(*) FROM usine_run_holds) AS holds,
         (SELECT max(since) FROM usine_run_holds) AS held,
-        (SELECT total(length(reason)) FROM usine_run_holds) AS reasons,
+        (SELECT coalesce(sum(length(reason)), 0) FROM usine_run_holds) AS reasons,
         (SELECT max(updated_at) FROM usine_item_progress) AS progress,
         (SELECT max(at) FROM usine_agent_holds) AS agents,
         (SELECT max(updated_at) FROM usine_cap_raises) AS raises`.pipe(

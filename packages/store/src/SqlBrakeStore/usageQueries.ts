@@ -65,14 +65,14 @@ export const makeUsageQueries = (sql: SqlClient.SqlClient) => {
   )
 
   const addToDay = (day: string, scope: UsageScope, name: string, delta: Usage) =>
-    sql`INSERT INTO usine_usage_days (day, scope, name, input_tokens, output_tokens, cached_input_tokens, cost_usd)
+    sql`INSERT INTO usine_usage_days AS d (day, scope, name, input_tokens, output_tokens, cached_input_tokens, cost_usd)
         VALUES (${day}, ${scope}, ${name}, ${delta.inputTokens}, ${delta.outputTokens}, ${delta.cachedInputTokens},
           ${delta.costUsd ?? null})
         ON CONFLICT (day, scope, name) DO UPDATE SET
-          input_tokens = input_tokens + excluded.input_tokens,
-          output_tokens = output_tokens + excluded.output_tokens,
-          cached_input_tokens = cached_input_tokens + excluded.cached_input_tokens,
-          cost_usd = CASE WHEN excluded.cost_usd IS NULL THEN cost_usd ELSE coalesce(cost_usd, 0) + excluded.cost_usd END`
+          input_tokens = d.input_tokens + excluded.input_tokens,
+          output_tokens = d.output_tokens + excluded.output_tokens,
+          cached_input_tokens = d.cached_input_tokens + excluded.cached_input_tokens,
+          cost_usd = CASE WHEN excluded.cost_usd IS NULL THEN d.cost_usd ELSE coalesce(d.cost_usd, 0) + excluded.cost_usd END`
 
   return {
     recordUsage: Effect.fn("BrakeStore.recordUsage")(function* (owner: UsageOwner, usage: Usage) {

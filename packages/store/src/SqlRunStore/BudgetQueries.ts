@@ -2,6 +2,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option, Schema } from "effect"
 import { ItemKey, parseItemKey } from "@usine/core/ids/ItemKey"
 import type { CycleBudgetAsk } from "../CycleBudgets"
+import { greatest } from "../SqlDialect"
 
 const Ask = Schema.Struct({
   askId: Schema.String,
@@ -29,7 +30,7 @@ export const makeBudgetQueries = (sql: SqlClient.SqlClient) => {
     sql`INSERT INTO usine_item_cycle_budgets (item_key, repository, generation, ask_json, reset_pending, updated_at)
         VALUES (${itemKey}, ${repositoryOf(itemKey)}, ${generation}, ${askJson}, ${resetPending ? 1 : 0}, ${now})
         ON CONFLICT (item_key) DO UPDATE SET generation = excluded.generation, ask_json = excluded.ask_json,
-          reset_pending = max(reset_pending, excluded.reset_pending), updated_at = excluded.updated_at`
+          reset_pending = ${greatest(sql, "usine_item_cycle_budgets.reset_pending", "excluded.reset_pending")}, updated_at = excluded.updated_at`
 
   return {
     /** The Item's generation (0 when never reset) and its open Ask. */
@@ -53,8 +54,8 @@ export const makeBudgetQueries = (sql: SqlClient.SqlClient) => {
 
     /** Records the answer Event; false when this Ask was already answered. */
     recordReset: (eventId: string, itemKey: ItemKey, askId: string, from: number, now: number) =>
-      sql`INSERT OR IGNORE INTO usine_cycle_resets (event_id, item_key, ask_id, from_generation, to_generation, at)
-          VALUES (${eventId}, ${itemKey}, ${askId}, ${from}, ${from + 1}, ${now}) RETURNING event_id`.pipe(
+      sql`INSERT INTO usine_cycle_resets (event_id, item_key, ask_id, from_generation, to_generation, at)
+          VALUES (${eventId}, ${itemKey}, ${askId}, ${from}, ${from + 1}, ${now}) ON CONFLICT DO NOTHING RETURNING event_id`.pipe(
         Effect.map((rows) => rows.length === 1)
       ),
 

@@ -22,10 +22,11 @@ const RECORDED_SQL = `SELECT e.rowid AS rowid_of_row, e.id AS event_id_of_row, e
 /** A row of `NEWEST_FINAL_SQL`: the Event's id beside its Run's columns. */
 type NewestRow = RecordedRow & { readonly event_id_of_row: string }
 
-const FINAL_OUTCOME_SQL = `${RECORDED_SQL} WHERE e.id = ?`
+const FINAL_OUTCOME_WHERE = "WHERE e.id = "
+const FINAL_OUTCOME_SQL = `${RECORDED_SQL} ${FINAL_OUTCOME_WHERE}?`
 /** The newest Events whose answer is final, oldest of them first: what `recent` starts with. */
 const NEWEST_FINAL_SQL = `SELECT * FROM (${RECORDED_SQL} WHERE e.status IN ('claimed', 'ignored')
-  ORDER BY e.rowid DESC LIMIT ?) ORDER BY rowid_of_row`
+  ORDER BY e.rowid DESC LIMIT ${RECENT_CLAIMS}) AS newest ORDER BY rowid_of_row`
 
 /**
  * What `recordAndClaim` answers for an Event already recorded, when that answer can never change: Claimed with its
@@ -70,13 +71,14 @@ export const makeDuplicateCheck = (
     const filename = Option.getOrUndefined(Option.map(connection, (c) => c.filename))
     if (filename === undefined || filename === "" || filename === ":memory:" || filename.startsWith("file:")) {
       const readAt = recent.epoch()
-      rebuild(yield* sql.unsafe<NewestRow>(NEWEST_FINAL_SQL, [RECENT_CLAIMS]), readAt)
+      rebuild(yield* sql.unsafe<NewestRow>(NEWEST_FINAL_SQL), readAt)
       return (eventId: EventId) =>
         Effect.suspend(() => {
           const hit = known(eventId)
           if (Option.isSome(hit)) return Effect.succeed(hit)
           const readAt = recent.epoch()
-          return sql.unsafe<RecordedRow>(FINAL_OUTCOME_SQL, [eventId]).pipe(
+          // The client's own placeholders (`?` on SQLite, `$1` on PostgreSQL).
+          return sql<RecordedRow>`${sql.literal(RECORDED_SQL)} ${sql.literal(FINAL_OUTCOME_WHERE)}${eventId}`.pipe(
             Effect.map((rows) => remembered(eventId, rows[0], readAt))
           )
         })
@@ -90,7 +92,7 @@ export const makeDuplicateCheck = (
       }),
       (db) => Effect.sync(() => db.close())
     )
-    rebuild(reader.prepare(NEWEST_FINAL_SQL).all(RECENT_CLAIMS) as Parameters<typeof rebuild>[0], recent.epoch())
+    rebuild(reader.prepare(NEWEST_FINAL_SQL).all() as Parameters<typeof rebuild>[0], recent.epoch())
     const statement = reader.prepare(FINAL_OUTCOME_SQL)
     // The read and the remembering are one synchronous step: no write of this process can come between them.
     return (eventId: EventId) =>

@@ -73,13 +73,13 @@ export const makeEventQueries = (sql: SqlClient.SqlClient, written: (eventId: st
     insert: (submission: Submission, now: number) =>
       Schema.encode(SubmissionJson)(submission).pipe(
         Effect.flatMap((json) =>
-          sql`INSERT OR IGNORE INTO usine_events
+          sql`INSERT INTO usine_events
               (id, loop, item_key, repository, number, generation, content_hash, submission_json, received_at,
                recorded_at, status)
               VALUES (${submission.eventId}, ${submission.loop}, ${submission.itemKey}, ${submission.repository},
                ${submission.number ?? null}, ${submission.generation}, ${submission.contentHash ?? null}, ${json},
                ${submission.receivedAt}, ${now}, 'recorded')
-              RETURNING id`
+              ON CONFLICT DO NOTHING RETURNING id`
         ),
         Effect.map((rows) => rows.length === 1)
       ),
@@ -89,7 +89,8 @@ export const makeEventQueries = (sql: SqlClient.SqlClient, written: (eventId: st
     ignore: (eventId: EventId, reason: string, now: number) =>
       Effect.suspend(() => {
         written(eventId)
-        return sql`INSERT OR IGNORE INTO usine_ignored_events (event_id, reason, at) VALUES (${eventId}, ${reason}, ${now})`
+        return sql`INSERT INTO usine_ignored_events (event_id, reason, at) VALUES (${eventId}, ${reason}, ${now})
+          ON CONFLICT DO NOTHING`
       }).pipe(
         Effect.zipRight(setStatus(eventId, "ignored"))
       ),

@@ -54,8 +54,9 @@ interface ClaimContext {
  * transaction settles it.
  */
 export const makeFastClaim = (db: LedgerConnectionShape, recent: RecentClaims) => {
-  const insertEvent = db.prepare(`INSERT OR IGNORE INTO usine_events (id, loop, item_key, repository, number,
-    generation, content_hash, submission_json, received_at, recorded_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'claimed')`)
+  const insertEvent = db.prepare(`INSERT INTO usine_events (id, loop, item_key, repository, number,
+    generation, content_hash, submission_json, received_at, recorded_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'claimed')
+    ON CONFLICT DO NOTHING`)
   const context = db.prepare(CONTEXT_SQL)
   const insertRun = db.prepare(`INSERT INTO usine_runs (id, event_id, loop, item_key, repository, number, generation,
     state, state_json, version, task, agent, model, approval_required, received_at, created_at, updated_at,

@@ -17,7 +17,7 @@ const recordOf = (row: typeof PushRow.Type): Option.Option<PushRecord> =>
 export const makePushes = (ledger: Ledger) => {
   const { sql } = ledger
   const rowOf = (attemptId: AttemptId) =>
-    sql`SELECT outcome_json IS NULL AS open, push_branch, push_sha FROM usine_attempts WHERE id = ${attemptId}`.pipe(
+    sql`SELECT CASE WHEN outcome_json IS NULL THEN 1 ELSE 0 END AS open, push_branch, push_sha FROM usine_attempts WHERE id = ${attemptId}`.pipe(
       Effect.flatMap(Schema.decodeUnknown(Schema.Array(PushRow))),
       Effect.map((rows) => Option.fromNullable(rows[0]))
     )

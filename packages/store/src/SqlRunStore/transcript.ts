@@ -43,7 +43,7 @@ export const makeTranscript = (sql: SqlClient.SqlClient) => {
       const known = fills.get(attemptId)
       if (known !== undefined) return known
       const [totals] = yield* sql<{ n: number; bytes: number }>`SELECT count(*) AS n,
-          coalesce(sum(length(CAST(text AS BLOB))), 0) AS bytes FROM usine_transcript_rows WHERE attempt_id = ${attemptId}`
+          coalesce(sum(octet_length(text)), 0) AS bytes FROM usine_transcript_rows WHERE attempt_id = ${attemptId}`
       const [marker] = yield* after({ attemptId, afterSeq: Math.max(0, (totals?.n ?? 0) - 1) })
       const dropped = marker?.tool === TRUNCATED_TOOL ? droppedOfMarker(marker) : undefined
       if (totals === undefined || totals.n === 0) return emptyFill

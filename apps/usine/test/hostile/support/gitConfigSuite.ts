@@ -1,4 +1,5 @@
-import { assert, layer } from "@effect/vitest"
+import { assert } from "@effect/vitest"
+import { layer } from "@usine/testkit/layer"
 import { Context, Effect, Layer } from "effect"
 import type { RunView } from "@usine/board/BoardViews/runView"
 import { attack, type HostileDaemon, hostileDaemon, runOf, settledRuns } from "./HostileDaemon"
