@@ -89,7 +89,8 @@ const measure = (events: number) =>
       { name: "Needs you", page: ["/"], api: ["/api/needs-you"] },
       { name: "Board (kanban)", page: ["/board"], api: ["/api/board"] },
       { name: "Usage (charts)", page: ["/usage"], api: ["/api/usage"] },
-      { name: "Loops", page: ["/loops"], api: ["/api/loops"] }
+      { name: "Loops", page: ["/loops"], api: ["/api/loops"] },
+      { name: "Audit", page: ["/audit"], api: ["/api/audit"] }
     ]
     const rows = []
     for (const p of pages) {

@@ -14,6 +14,7 @@ import * as Sql from "@usine/store/Sql"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
+import * as SqlAuditLog from "@usine/store/SqlAuditLog"
 import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
 import * as WriteBackOutbox from "@usine/store/WriteBackOutbox"
 import { benchPolicies } from "../engine/benchEngine"
@@ -48,7 +49,7 @@ export const boardWorld = (ledger: string) =>
     const memory = yield* InMemoryExecutor.make
     memory.scriptOthers(() => Script.hang)
     const stores = Layer.mergeAll(
-      SqlRunStore.layer, SqlBrakeStore.layer, SqlItemStore.layer, SqlTriggerRefusals.layer, ReadModel.layer, WriteBackOutbox.layer
+      SqlRunStore.layer, SqlBrakeStore.layer, SqlItemStore.layer, SqlTriggerRefusals.layer, SqlAuditLog.layer, ReadModel.layer, WriteBackOutbox.layer
     ).pipe(
       Layer.provideMerge(Sql.layer(ledger))
     )

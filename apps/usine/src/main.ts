@@ -4,6 +4,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { defaultTeardown } from "@effect/platform/Runtime"
 import * as Effect from "effect/Effect"
 import { version } from "../package.json"
+import { audit } from "./commands/audit"
 import { check } from "./commands/check"
 import { demo } from "./commands/demo"
 import { doctor } from "./commands/doctor"
@@ -14,7 +15,7 @@ import { status } from "./commands/status"
 import { up } from "./commands/up"
 import { reportFailure } from "./reportFailure"
 
-const usine = Command.make("usine").pipe(Command.withSubcommands([up, demo, status, check, init, sim, doctor, ledger]))
+const usine = Command.make("usine").pipe(Command.withSubcommands([up, demo, status, audit, check, init, sim, doctor, ledger]))
 
 const cli = Command.run(usine, { name: "usine", version })
 

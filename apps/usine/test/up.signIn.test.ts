@@ -10,7 +10,7 @@ import { act, browser, signIn, toCallback } from "./support/signInBrowser"
 import { upIn, upWorld } from "./support/upWorld"
 
 describe("usine up: sign in with GitHub", () => {
-  it.scopedLive("a writer approves and is named; a triager's approve is 403 naming write; board.allow and the state and PKCE checks refuse the rest", () =>
+  it.scopedLive("a writer approves and is named; a triager's approve is 403 naming write; board.allow (logins and org/team) and the state and PKCE checks refuse the rest", () =>
     Effect.gen(function* () {
       const world = yield* upWorld
       const { dir, port, sim } = world
@@ -19,6 +19,9 @@ describe("usine up: sign in with GitHub", () => {
         await sim.control.createUser({ login: "dana", permission: "none", repositories: { [REPOSITORY]: "write" } })
         await sim.control.createUser({ login: "tom", permission: "none", repositories: { [REPOSITORY]: "triage" } })
         await sim.control.createUser({ login: "eve", permission: "none", repositories: { [REPOSITORY]: "write" } })
+        // tom is let in by his team; eve is in another team only.
+        await sim.control.setTeamMembers({ org: "acme", team: "reviewers", members: ["tom"] })
+        await sim.control.setTeamMembers({ org: "acme", team: "outsiders", members: ["eve"] })
       })
       const app = yield* Effect.promise(() => sim.control.createOAuthApp({ callbackUrl: `${origin}/auth/github/callback`, name: "usine" }))
       const secretFile = join(dir, "oauth-secret")
@@ -31,7 +34,7 @@ describe("usine up: sign in with GitHub", () => {
           yaml.replace(
             `  token: ${BOARD_TOKEN}`,
             `  token: ${BOARD_TOKEN}\n  host_name: ${origin}\n  auth:\n    github:\n      client_id: ${app.clientId}\n` +
-              `      client_secret_file: ${JSON.stringify(secretFile)}\n  allow: [dana, tom]`
+              `      client_secret_file: ${JSON.stringify(secretFile)}\n  allow: [dana, acme/reviewers]`
           )
       })
       yield* Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number: issue.number, labels: ["ready-for-agent"] }))
@@ -64,14 +67,14 @@ describe("usine up: sign in with GitHub", () => {
       assert.strictEqual(injected.status, 401, injected.text)
       assert.isUndefined(victim.cookie(url, "usine_session"))
 
-      // board.allow: eve has write on the repository but is not listed.
+      // board.allow: eve has write on the repository but is neither listed nor in the listed team.
       const eve = browser()
       const refused = yield* signIn(eve, url, "eve")
       assert.strictEqual(refused.status, 403)
       assert.include(refused.text, "@eve is not in board.allow")
       assert.isUndefined(eve.cookie(url, "usine_session"))
 
-      // tom (triage) may act on the Run but not approve it: 403 naming write; a triage action passes the role check.
+      // tom (triage), let in as a member of acme/reviewers, may act on the Run but not approve it: 403 naming write; a triage action passes the role check.
       const tom = browser()
       assert.strictEqual((yield* signIn(tom, url, "tom")).status, 200)
       const tomApproves = yield* act(tom, url, `/runs/${runId}/approve`)

@@ -2,6 +2,7 @@ import { chmodSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import type { AuditView } from "@usine/board/AuditTrail/auditView"
 import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
 import type { RunView } from "@usine/board/BoardViews/runView"
 import { BOARD_TOKEN, REPOSITORY } from "./support/daemonConfig"
@@ -116,6 +117,24 @@ describe("usine up: a team on one daemon", () => {
       const view = yield* board<RunView>(url, `/api/runs/${teamRun}`)
       assert.strictEqual(view.timeline.find((entry) => entry.what === "Waiting → Queued")?.by, "tom")
       assert.strictEqual(view.timeline.find((entry) => entry.what.startsWith("Reviewing →"))?.by, "dana")
+
+      // The audit names the person behind each pull request the agent opened: who let it through the gate, else who
+      // approved the start.
+      const opened = yield* eventually(
+        "both pull requests are in the audit",
+        Effect.map(board<AuditView>(url, "/api/audit?action=openPullRequest"), (audit) =>
+          Option.some(audit.entries).pipe(Option.filter((entries) => entries.length === 2)))
+      )
+      assert.deepStrictEqual(
+        opened.map((e) => [e.runId, e.by, e.for, e.repository]).sort(),
+        [[teamRun, "agent", "dana", REPOSITORY], [soloRun, "agent", "dana", REPOSITORY]].sort()
+      )
+      const toms = yield* board<AuditView>(url, "/api/audit?login=tom")
+      assert.deepStrictEqual(toms.entries.map((e) => `${e.action} ${e.outcome}`), [
+        "approvePullRequest refused",
+        "approve done",
+        "approve refused"
+      ])
 
       // tom is demoted to read while his cached role still says write. GitHub refuses the card move's label write:
       // the Board reads his role again and names it, rather than answering GitHub's error.

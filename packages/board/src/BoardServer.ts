@@ -4,6 +4,7 @@ import { createAdaptorServer } from "@hono/node-server"
 import { Effect, FiberSet, Option, Runtime } from "effect"
 import { isLoopback } from "@usine/core/config/isLoopback"
 import { Redactor } from "@usine/core/text/Redactor"
+import { AuditTrail } from "./AuditTrail"
 import { BoardAccess } from "./BoardAccess"
 import { BoardActions } from "./BoardActions"
 import { BoardRoutes } from "./BoardRoutes"
@@ -17,6 +18,7 @@ import type { RunExit } from "./BoardServer/respond"
 import { BoardSettings } from "./BoardSettings"
 import { BoardViews } from "./BoardViews"
 import { GitHubSignIn } from "./GitHubSignIn"
+import { TeamMembers } from "./TeamMembers"
 
 const listen = (server: Server, host: string, port: number) =>
   Effect.async<void, BoardListenFailed>((resume) => {
@@ -50,7 +52,9 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
     const views = yield* BoardViews
     const actions = yield* BoardActions
     const access = yield* BoardAccess
+    const audit = yield* AuditTrail
     const signIn = yield* Effect.serviceOption(GitHubSignIn)
+    const teams = yield* Effect.serviceOption(TeamMembers)
     const redactor = yield* Redactor
     const routes = Option.getOrElse(yield* Effect.serviceOption(BoardRoutes), () => [])
     const runtime = yield* Effect.runtime<never>()
@@ -66,7 +70,9 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
       views,
       actions,
       access,
+      audit,
       signIn,
+      teams,
       starts: makeSignInStarts(now),
       run,
       redact: redactor.redact,
@@ -97,5 +103,5 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
       origin
     } as const
   }),
-  dependencies: [BoardViews.Default, BoardActions.Default, BoardAccess.Default]
+  dependencies: [BoardViews.Default, BoardActions.Default, BoardAccess.Default, AuditTrail.Default]
 }) {}

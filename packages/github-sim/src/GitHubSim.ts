@@ -21,6 +21,7 @@ import { pullRoutes } from "./rest/PullRoutes"
 import { feedbackRoutes } from "./rest/FeedbackRoutes"
 import { writeBackRoutes } from "./rest/WriteBackRoutes"
 import { repositoryRoutes } from "./rest/RepositoryRoutes"
+import { teamRoutes } from "./rest/TeamRoutes"
 import { errorBody, NotFound } from "./world/ApiError"
 import { SimClock } from "./world/SimClock"
 import { SimWorld } from "./world/SimWorld"
@@ -70,6 +71,7 @@ const make = (options: SimOptions) =>
     oauthRoutes(api, world)
     apiPipeline(api, { world, faults, limits, log, shutdown: shutdown.signal })
     repositoryRoutes(api, world, limits)
+    teamRoutes(api, world)
     issueRoutes(api, world)
     labelRoutes(api, world)
     pullRoutes(api, world)

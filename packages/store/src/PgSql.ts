@@ -8,11 +8,13 @@ import { Context, Effect, Layer, Option, type Redacted } from "effect"
 import { LedgerConnection } from "./LedgerConnection"
 import ledger0001 from "./migrations-pg/0001_ledger"
 import leadership0002 from "./migrations-pg/0002_leadership"
+import audit0003 from "./migrations-pg/0003_audit"
 
 /** PostgreSQL's migrations, numbered on their own; never edit one that has shipped, add the next number. */
 const migrations = Migrator.fromRecord({
   "0001_ledger": ledger0001,
-  "0002_leadership": leadership0002
+  "0002_leadership": leadership0002,
+  "0003_audit": audit0003
 })
 
 const INT8 = 20

@@ -22,6 +22,7 @@ import dropRedundantRunIndex0013 from "./migrations/0013_drop_redundant_run_inde
 import attemptPush0014 from "./migrations/0014_attempt_push"
 import usageDisagreed0015 from "./migrations/0015_usage_disagreed_notes"
 import actingLogin0016 from "./migrations/0016_acting_login"
+import audit0017 from "./migrations/0017_audit"
 
 /** Numbered migrations; never edit one that has shipped, add the next number. */
 export const migrations = Migrator.fromRecord({
@@ -39,7 +40,8 @@ export const migrations = Migrator.fromRecord({
   "0013_drop_redundant_run_index": dropRedundantRunIndex0013,
   "0014_attempt_push": attemptPush0014,
   "0015_usage_disagreed_notes": usageDisagreed0015,
-  "0016_acting_login": actingLogin0016
+  "0016_acting_login": actingLogin0016,
+  "0017_audit": audit0017
 })
 
 /** How long a statement waits for another connection's write lock before failing. */

@@ -3,9 +3,9 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Layer } from "effect"
 import { describeEngines } from "@usine/testkit/ledgerEngines"
 
-/** SQLite's tables after migrations 0001..0016: PostgreSQL's 0001 must create the same ones (ADR 0099). */
+/** SQLite's tables after migrations 0001..0017: PostgreSQL's 0001 and 0002 must create the same ones (ADR 0099). */
 const TABLES = [
-  "usine_agent_holds", "usine_approvals", "usine_attempt_usage", "usine_attempts", "usine_cap_raises",
+  "usine_agent_holds", "usine_approvals", "usine_attempt_usage", "usine_attempts", "usine_audit", "usine_cap_raises",
   "usine_cycle_resets", "usine_events", "usine_ignored_events", "usine_item_comments", "usine_item_cycle_budgets",
   "usine_item_progress", "usine_item_projections", "usine_loop_pull_requests", "usine_loop_runtime",
   "usine_notifications", "usine_notify_cursors", "usine_poll_cursors", "usine_run_holds", "usine_run_notes",

@@ -6,6 +6,8 @@ import { githubWebUrl } from "@usine/core/config/githubWebUrl"
 import { makeOAuthWebFlow } from "@usine/github/OAuthWebFlow"
 import { LabelActors } from "@usine/github/LabelActors"
 import { PersonRoles } from "@usine/github/PersonRoles"
+import { TeamMemberships } from "@usine/github/TeamMemberships"
+import { TeamMembers, TeamUnknown } from "@usine/board/TeamMembers"
 import { labellerOf } from "@usine/github/WriteBack/nameReviewers"
 
 /** The OAuth App people sign in to the Board with, its secret resolved at start (`board.auth.github`). */
@@ -27,6 +29,20 @@ export const GitHubRepositoryRoles = Layer.effect(
     })
   })
 ).pipe(Layer.provide(PersonRoles.Default))
+
+/** Membership of `board.allow`'s `org/team` entries, read with the daemon's GitHub client at each sign-in. */
+export const GitHubTeamMembers = Layer.effect(
+  TeamMembers,
+  Effect.map(TeamMemberships, (memberships) =>
+    TeamMembers.of({
+      isMember: (team, login) => {
+        const [org = "", slug = ""] = team.split("/")
+        return memberships.isMember(org, slug, login).pipe(
+          Effect.mapError((error) => new TeamUnknown({ team, login, detail: error.message }))
+        )
+      }
+    }))
+).pipe(Layer.provide(TeamMemberships.Default))
 
 /** Who labelled an Item into a Loop, from its issue events as the write-back's `labeller` reviewer reads them. */
 export const GitHubItemLabellers = (self: string) =>

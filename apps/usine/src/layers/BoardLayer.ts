@@ -5,7 +5,7 @@ import { ConfigState } from "../ConfigState"
 import { DaemonPollFailureFeed } from "../daemon/DaemonPollFailureFeed"
 import { DaemonWorkerStatusFeed } from "../daemon/DaemonWorkerStatusFeed"
 import { GitHubBoardMoves } from "../daemon/GitHubBoardMoves"
-import { GitHubBoardSignIn, GitHubItemLabellers, GitHubRepositoryRoles, type SignInApp } from "../daemon/GitHubBoardPeople"
+import { GitHubBoardSignIn, GitHubItemLabellers, GitHubRepositoryRoles, GitHubTeamMembers, type SignInApp } from "../daemon/GitHubBoardPeople"
 import { derivedSnapshot } from "../daemon/derivedSnapshot"
 import { BoardRoutesLayer } from "./BoardRoutesLayer"
 
@@ -17,8 +17,8 @@ const LiveBoardSettings = Layer.effect(
 
 /**
  * The Board on its configured address, with the daemon's feeds: poll failures, Workers, card moves on GitHub, people's
- * roles, who labelled an Item, and their sign-in with GitHub; and the routes served beside it (webhooks, `/metrics`), which read the same
- * settings.
+ * roles, who labelled an Item, team membership for `board.allow`, and their sign-in with GitHub; and the routes served
+ * beside it (webhooks, `/metrics`), which read the same settings.
  */
 export const BoardLayer = (signIn: SignInApp | undefined, self: string) =>
   BoardServer.Default.pipe(
@@ -28,6 +28,7 @@ export const BoardLayer = (signIn: SignInApp | undefined, self: string) =>
       GitHubBoardMoves,
       BoardRoutesLayer,
       GitHubRepositoryRoles,
+      GitHubTeamMembers,
       GitHubItemLabellers(self),
       GitHubBoardSignIn(signIn)
     )),

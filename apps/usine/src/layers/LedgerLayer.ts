@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { Effect, Layer } from "effect"
+import * as SqlAuditLog from "@usine/store/SqlAuditLog"
 import * as NotificationOutbox from "@usine/store/NotificationOutbox"
 import * as ReadModel from "@usine/store/ReadModel"
 import * as Sql from "@usine/store/Sql"
@@ -12,7 +13,7 @@ import * as WriteBackOutbox from "@usine/store/WriteBackOutbox"
 
 /**
  * The ledger for the daemon's lifetime: its folder created, the lock taken (a second daemon on the same file is
- * refused), migrations run, then the stores on it: Runs, Items, brakes, trigger refusals, the Board's read model, the
+ * refused), migrations run, then the stores on it: Runs, Items, brakes, trigger refusals, the audit, the Board's read model, the
  * notification and write-back outboxes.
  */
 export const LedgerLayer = (file: string) =>
@@ -21,6 +22,7 @@ export const LedgerLayer = (file: string) =>
     SqlItemStore.layer,
     SqlBrakeStore.layer,
     SqlTriggerRefusals.layer,
+    SqlAuditLog.layer,
     ReadModel.layer,
     NotificationOutbox.layer,
     WriteBackOutbox.layer

@@ -146,6 +146,7 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
           ["/loops", "Loops", "loops", '[data-testid="loop"][data-loop="flaky-features"]'],
           ["/workers", "Workers", "workers", '[data-testid="worker"][data-worker="local"]'],
           ["/usage", "Usage", "usage", '[data-testid="usage-global"]'],
+          ["/audit", "Audit", "audit", '[data-testid="audit-filter"]'],
           ["/board", "Board", "board", `[data-testid="column"][data-column="${COLUMNS.ready.name}"]`],
           ["/", "Needs you", "needs-you", '[data-testid="waiting"]']
         ] as const

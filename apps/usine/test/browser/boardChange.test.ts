@@ -199,7 +199,7 @@ describe.skipIf(chromiumMissing !== undefined && process.env["CI"] !== "true")(s
           yield* step(() => card.waitFor({ timeout: 60_000 }))
           return (yield* step(() => card.getAttribute("data-run-id"))) ?? ""
         }))
-        const pages = ["", "runs", "board", "loops", "usage", "workers", `runs/${reviewing}`, "login"]
+        const pages = ["", "runs", "board", "loops", "usage", "workers", "audit", `runs/${reviewing}`, "login"]
         const found: Array<string> = []
         for (const scheme of ["light", "dark"] as const) {
           for (const path of pages) {

@@ -105,6 +105,18 @@ export const RunsQuerySchema = Schema.Struct({
   before: optionalText(Schema.String)
 })
 
+/** The Audit page's filters (ADR 0107): who (`operator` for the Board token), where, what, when, and the page. */
+export const AuditQuerySchema = Schema.Struct({
+  login: optionalText(Schema.String),
+  repository: optionalText(Schema.String),
+  action: optionalText(Schema.String),
+  loop: optionalText(Schema.String),
+  since: optionalText(Instant),
+  until: optionalText(Instant),
+  before: optionalText(Schema.String),
+  limit: optionalNumber(PositiveInt)
+})
+
 export const RunPageQuery = Schema.Struct({ attempt: optionalNumber(PositiveInt) })
 export const StreamQuery = Schema.Struct({
   attempt: optionalText(Schema.String),

@@ -1,9 +1,11 @@
 import { Effect } from "effect"
 import { Hono } from "hono"
 import type { Option } from "effect"
+import type { AuditTrail } from "../AuditTrail"
 import type { BoardAccess } from "../BoardAccess"
 import type { BoardActions } from "../BoardActions"
 import type { GitHubSignIn } from "../GitHubSignIn"
+import type { TeamMembers } from "../TeamMembers"
 import type { BoardRoute } from "../BoardRoutes"
 import type { BoardViews } from "../BoardViews"
 import { actionRoutes } from "./actionRoutes"
@@ -21,8 +23,11 @@ interface BoardAppDeps extends Pick<LiveDeps, "fork" | "interval"> {
   readonly views: BoardViews
   readonly actions: BoardActions
   readonly access: BoardAccess
+  readonly audit: AuditTrail
   /** The daemon's half of sign-in with GitHub, when `board.auth.github` is set. */
   readonly signIn: Option.Option<GitHubSignIn["Type"]>
+  /** Membership of the `org/team` entries of `board.allow`. */
+  readonly teams: Option.Option<TeamMembers["Type"]>
   readonly starts: SignInStarts
   readonly run: RunExit
   readonly redact: (text: string) => string
@@ -61,7 +66,7 @@ export const makeBoardApp = (deps: BoardAppDeps): Hono<BoardEnv> => {
   app.use(originAndCsrfGuard)
   for (const route of routes) if (route.access === "token") mount(app, route, deps.run)
   loginRoutes(app, deps.auth, deps.run)
-  signInRoutes(app, { auth: deps.auth, starts: deps.starts, run: deps.run, access: deps.access, exchange: deps.signIn })
+  signInRoutes(app, { auth: deps.auth, starts: deps.starts, run: deps.run, access: deps.access, exchange: deps.signIn, teams: deps.teams })
   pageRoutes(app, deps)
   actionRoutes(app, deps)
   liveRoutes(app, deps)

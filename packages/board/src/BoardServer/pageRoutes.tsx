@@ -3,8 +3,10 @@ import type { Context, Hono } from "hono"
 import type { Child } from "hono/jsx"
 import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import { RunId } from "@usine/core/ids/RunId"
+import type { AuditTrail } from "../AuditTrail"
 import type { BoardViews } from "../BoardViews"
 import { needsYouCount } from "../BoardViews/needsYouView"
+import { AuditPage } from "../pages/AuditPage"
 import { BoardPage } from "../pages/BoardPage"
 import { LoopsPage } from "../pages/LoopsPage"
 import { NeedsYouPage } from "../pages/NeedsYouPage"
@@ -14,13 +16,14 @@ import { RunsPage } from "../pages/RunsPage"
 import { UsagePage } from "../pages/UsagePage"
 import { WorkersPage } from "../pages/WorkersPage"
 import type { BoardEnv } from "./BoardEnv"
-import { RunPageQuery, RunParams, RunsQuerySchema } from "./inputs"
+import { AuditQuerySchema, RunPageQuery, RunParams, RunsQuerySchema } from "./inputs"
 import { parseInput } from "./parseInput"
 import { type PageFrame, renderPage } from "./renderPage"
 import { logUnexpected, problemOf, type RunExit } from "./respond"
 
 interface PageDeps {
   readonly views: BoardViews
+  readonly audit: AuditTrail
   readonly run: RunExit
   readonly redact: (text: string) => string
 }
@@ -108,6 +111,12 @@ export const pageRoutes = (app: Hono<BoardEnv>, deps: PageDeps) => {
     () => ({ title: "Usage", current: "/usage", live: "page" }),
     () => deps.views.usage,
     (view) => <UsagePage view={view} />
+  )
+  twin(
+    { page: "/audit", api: "/api/audit" },
+    () => ({ title: "Audit", current: "/audit" }),
+    (c) => Effect.flatMap(parseInput(AuditQuerySchema, c.req.query()), (query) => deps.audit.page(query, c.get("person"))),
+    (view) => <AuditPage view={view} />
   )
   twin(
     { page: "/workers", api: "/api/workers" },

@@ -3,6 +3,7 @@ import type { Context, Hono } from "hono"
 import { deleteCookie, getCookie, setCookie } from "hono/cookie"
 import type { BoardAccess } from "../BoardAccess"
 import type { GitHubSignIn } from "../GitHubSignIn"
+import type { TeamMembers } from "../TeamMembers"
 import { LoginPage } from "../pages/LoginPage"
 import { type BoardAuth, overHttps, setSessionCookie } from "./BoardAuth"
 import type { BoardEnv } from "./BoardEnv"
@@ -21,16 +22,37 @@ interface SignInDeps {
   readonly run: RunExit
   readonly access: BoardAccess
   readonly exchange: Option.Option<GitHubSignIn["Type"]>
+  /** Membership of the `org/team` entries of `board.allow`; absent, a team lets nobody in. */
+  readonly teams: Option.Option<TeamMembers["Type"]>
 }
 
 const refused = (c: Context<BoardEnv>, error: string, status: 400 | 401 | 403 | 502) =>
   renderPage(c, { title: "Sign in", current: "" }, <LoginPage csrf={c.get("csrf")} github={true} error={error} />, status)
 
+/**
+ * Why `login` is not let in by `board.allow` (a login, or a team they are an active member of); undefined when they
+ * are. A team GitHub cannot answer for lets nobody in, and the refusal says so.
+ */
+const allowRefusal = (teams: Option.Option<TeamMembers["Type"]>, allow: ReadonlyArray<string>, login: string) =>
+  Effect.gen(function* () {
+    if (allow.length === 0 || allow.includes(login.toLowerCase())) return undefined
+    const unknown: Array<string> = []
+    for (const team of allow.filter((entry) => entry.includes("/"))) {
+      if (Option.isNone(teams)) break
+      const member = yield* teams.value.isMember(team, login).pipe(
+        Effect.catchTag("TeamUnknown", (error) => Effect.as(Effect.sync(() => unknown.push(error.message)), false))
+      )
+      if (member) return undefined
+    }
+    return [`@${login} is not in board.allow.`, ...unknown].join(" ")
+  })
+
 /** Why a person GitHub vouched for may still not sign in; undefined when they may. */
-const refusalOf = (access: BoardAccess, allow: ReadonlyArray<string>, login: string) =>
-  allow.length > 0 && !allow.includes(login.toLowerCase())
-    ? Effect.succeed(`@${login} is not in board.allow.`)
-    : Effect.map(access.mayView(login), (may) => (may ? undefined : `@${login} has no access to the repositories of this Board.`))
+const refusalOf = (access: BoardAccess, teams: Option.Option<TeamMembers["Type"]>, allow: ReadonlyArray<string>, login: string) =>
+  Effect.flatMap(allowRefusal(teams, allow, login), (refusal) =>
+    refusal !== undefined
+      ? Effect.succeed(refusal)
+      : Effect.map(access.mayView(login), (may) => (may ? undefined : `@${login} has no access to the repositories of this Board.`)))
 
 /**
  * Sign-in with GitHub (ADR 0098): `/auth/github` begins it (state and PKCE kept here, the state also in a cookie of
@@ -73,7 +95,7 @@ export const signInRoutes = (app: Hono<BoardEnv>, deps: SignInDeps) => {
     const exit = await deps.run(
       Effect.gen(function* () {
         const { login } = yield* exchange.exchange({ code, codeVerifier: verifier, redirectUri: signIn.callbackUrl })
-        return { login, refusal: yield* refusalOf(deps.access, signIn.allow, login) }
+        return { login, refusal: yield* refusalOf(deps.access, deps.teams, signIn.allow, login) }
       }).pipe(Effect.tapErrorCause(logUnexpected))
     )
     if (Exit.isFailure(exit)) return refused(c, "GitHub did not confirm who you are. Sign in again.", 401)

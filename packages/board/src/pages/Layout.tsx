@@ -7,7 +7,8 @@ const NAV: ReadonlyArray<readonly [path: string, label: string]> = [
   ["/board", "Board"],
   ["/loops", "Loops"],
   ["/usage", "Usage"],
-  ["/workers", "Workers"]
+  ["/workers", "Workers"],
+  ["/audit", "Audit"]
 ]
 
 /**

@@ -19,6 +19,7 @@ import { BrakeStore } from "@usine/store/BrakeStore"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
+import * as SqlAuditLog from "@usine/store/SqlAuditLog"
 import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
 import { TriggerRefusals } from "@usine/store/TriggerRefusals"
 import * as WriteBackOutbox from "@usine/store/WriteBackOutbox"
@@ -86,7 +87,7 @@ export const boardLayer = (options: BoardOptions = {}) =>
     const memory = yield* InMemoryExecutor.make
     const moves: Array<Move> = []
     const stores = Layer.mergeAll(
-      SqlRunStore.layer, SqlItemStore.layer, SqlBrakeStore.layer, SqlTriggerRefusals.layer, ReadModel.layer, WriteBackOutbox.layer
+      SqlRunStore.layer, SqlItemStore.layer, SqlBrakeStore.layer, SqlTriggerRefusals.layer, SqlAuditLog.layer, ReadModel.layer, WriteBackOutbox.layer
     ).pipe(
       Layer.provideMerge(Sql.layer(file))
     )

@@ -3,6 +3,14 @@ import { GitHubLogin } from "../trust/TrustPolicy"
 import { BoardAuthConfig } from "./BoardAuthConfig"
 import { Interval, NonEmptyString } from "./ConfigScalars"
 
+/** A `board.allow` entry: a GitHub login, or an organization's team as `org/team-slug`. */
+const AllowEntry = Schema.String.pipe(
+  Schema.filter((entry) =>
+    /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(entry) || /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9][A-Za-z0-9_-]*$/.test(entry)
+  ),
+  Schema.annotations({ description: "a GitHub login (like `octocat`) or an organization's team (like `acme/reviewers`)" })
+)
+
 /** The shortest `board.token` accepted: guessing one over the network must be hopeless. */
 const MIN_BOARD_TOKEN_LENGTH = 32
 
@@ -73,8 +81,11 @@ export const BoardConfig = Schema.Struct({
   hostName: Schema.optional(HostName).pipe(Schema.fromKey("host_name")),
   /** `github`: people sign in with GitHub, and each may do what their role on a Run's repository allows (ADR 0096). */
   auth: Schema.optional(BoardAuthConfig),
-  /** With `auth`, only these GitHub logins may sign in; empty: anyone with read access to a configured repository. */
-  allow: Schema.optionalWith(Schema.Array(GitHubLogin), { default: () => [] }),
+  /**
+   * With `auth`, only these GitHub logins and the members of these teams (`org/team`) may sign in; empty: anyone with
+   * read access to a configured repository.
+   */
+  allow: Schema.optionalWith(Schema.Array(AllowEntry), { default: () => [] }),
   /** Required to act on the Board when set, at least 32 characters; empty means none. With `auth`: for scripts. */
   token: Schema.optionalWith(BoardToken, { default: () => Option.none() }),
   /** A login session ends after this long without a request. */

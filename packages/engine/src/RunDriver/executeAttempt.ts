@@ -18,6 +18,7 @@ import { Executor } from "../Executor"
 import { reviewDirectiveOf } from "../ReviewDirective"
 import type { LoopPolicy } from "../LoopPolicies"
 import { Shutdown } from "../Shutdown"
+import { auditAgentWork } from "./auditAgentWork"
 import type { NoCapableWorker, Slot } from "../WorkerSlots"
 
 /** The open Attempt of a Run, if any: the latest one, while it has no outcome. */
@@ -148,6 +149,7 @@ export const executeAttempt = Effect.fnUntraced(function*(
   const decision = yield* Effect.uninterruptible(
     finish(outcome).pipe(
       Effect.tap(() => afterAttempt(begin.run, attempt, outcome, policy)),
+      Effect.tap(() => auditAgentWork(begin.run, outcome)),
       // The ledger keeps the Run for an automatic retry: it waits out the backoff before the next Attempt (ADR 0050).
       Effect.tap((decided) =>
         decided._tag === "RetryAttempt" && outcome._tag === "Failed" && outcome.failure._tag === "InfraFailure"

@@ -25,6 +25,12 @@ export const CreateFineGrainedToken = Schema.Struct({
 })
 
 export const SetPermission = Schema.Struct({ login: Schema.String, repo: Repo, permission: Permission })
+export const SetTeamMembers = Schema.Struct({
+  org: Schema.String,
+  team: Schema.String,
+  members: Schema.Array(Schema.String),
+  maintainers: Schema.optional(Schema.Array(Schema.String))
+})
 
 /** A repository, optionally seeded (one initial commit on the default branch) from a directory or inline files. */
 export const CreateRepository = Schema.Struct({

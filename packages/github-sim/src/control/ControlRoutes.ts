@@ -10,6 +10,7 @@ type Method = keyof SimControl
 const inputs: { readonly [M in Method]: Schema.Schema<any, any> } = {
   createUser: Inputs.CreateUser,
   setPermission: Inputs.SetPermission,
+  setTeamMembers: Inputs.SetTeamMembers,
   createFineGrainedToken: Inputs.CreateFineGrainedToken,
   createRepository: Inputs.CreateRepository,
   createIssue: Inputs.CreateIssue,

@@ -25,6 +25,8 @@ export interface SimControl {
   readonly createFineGrainedToken: (input: In<typeof Inputs.CreateFineGrainedToken>) => Effect.Effect<{ readonly token: string }, Fails>
   /** Sets an account's role on one repository. */
   readonly setPermission: (input: In<typeof Inputs.SetPermission>) => Effect.Effect<void, Fails>
+  /** Sets who is in an organization's team (`org/team-slug`), replacing its members: what team membership reads answer. */
+  readonly setTeamMembers: (input: In<typeof Inputs.SetTeamMembers>) => Effect.Effect<void, Fails>
   /** Creates a repository with its bare git repository, GitHub's default labels, and an optional seed commit. */
   readonly createRepository: (input: In<typeof Inputs.CreateRepository>) => Effect.Effect<CreatedRepository, Fails>
   /** Opens an issue as `author` (default: the owner); labels are applied by the author. */

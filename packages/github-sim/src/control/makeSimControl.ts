@@ -96,6 +96,14 @@ export const makeSimControl = ({ world, faults, limits, log }: ControlDeps): Sim
       user.repositories.set(input.repo.toLowerCase(), input.permission)
     }),
 
+    setTeamMembers: Effect.fn("GitHubSim.setTeamMembers")(function* (input) {
+      const members = new Map<string, "member" | "maintainer">()
+      for (const login of input.members) members.set(world.account(login).login.toLowerCase(), "member")
+      for (const login of input.maintainers ?? []) members.set(world.account(login).login.toLowerCase(), "maintainer")
+      world.teams.set(`${input.org}/${input.team}`.toLowerCase(), members)
+      yield* Effect.void
+    }),
+
     createRepository: Effect.fn("GitHubSim.createRepository")(function* (input) {
       if (world.repositories.has(`${input.owner}/${input.name}`.toLowerCase())) {
         return yield* Effect.fail(new Unprocessable({ errors: [{ resource: "Repository", field: "name", code: "custom", message: "name already exists on this account" }] }))

@@ -18,6 +18,8 @@ export class SimWorld {
   readonly apps = new SimApps()
   /** OAuth Apps people authorize in the web flow, and the codes they grant. */
   readonly oauth = new SimOAuthApps()
+  /** Organizations' teams by `org/team-slug` (lower case): their members' logins (lower case) and roles. */
+  readonly teams = new Map<string, Map<string, "member" | "maintainer">>()
   private lastId = 1000
   /** The emulator's origin (`http://127.0.0.1:PORT`), known once the server listens. */
   baseUrl = "http://127.0.0.1"
