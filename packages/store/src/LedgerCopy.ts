@@ -4,7 +4,7 @@ import { createHash } from "node:crypto"
 import { Context, Data, Effect, Stream } from "effect"
 
 /** The copy cannot go on: the two ledgers' schemas differ, the target is not empty, or a table's figures differ. */
-export class LedgerCopyFailed extends Data.TaggedError("LedgerCopyFailed")<{
+class LedgerCopyFailed extends Data.TaggedError("LedgerCopyFailed")<{
   readonly table: string
   readonly reason: string
 }> {
