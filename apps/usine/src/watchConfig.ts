@@ -16,12 +16,16 @@ const secret = (value: Option.Option<Redacted.Redacted<string>>) => Option.getOr
  * The running values stay in force; the names of those that differ are returned. Workers follow a reload
  * (`WorkersReloadLayer`, ADR 0052).
  */
+/** Where a ledger is, as one comparable string (its URL read, never shown). */
+const ledgerKey = (ledger: UsineConfig["ledger"]) =>
+  ledger._tag === "sqlite" ? `sqlite:${ledger.file}` : `postgres:${Redacted.value(ledger.url)}|${ledger.passwordFile ?? ""}`
+
 export const reloadable = (
   running: UsineConfig,
   next: UsineConfig
 ): { readonly config: UsineConfig; readonly needRestart: ReadonlyArray<string> } => {
   const differs = [
-    ["ledger", running.ledger !== next.ledger],
+    ["ledger", ledgerKey(running.ledger) !== ledgerKey(next.ledger)],
     ["github", running.github.apiUrl !== next.github.apiUrl || running.github.tokenFile !== next.github.tokenFile ||
       secret(running.github.token) !== secret(next.github.token) ||
       JSON.stringify(running.github.app) !== JSON.stringify(next.github.app) ||

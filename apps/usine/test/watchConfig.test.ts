@@ -60,7 +60,7 @@ describe("watchConfig", () => {
     const { config, needRestart } = reloadable(running, next)
     assert.deepStrictEqual(needRestart, ["ledger", "board.listen"])
     assert.deepStrictEqual(Object.keys(config.workers), ["big"])
-    assert.strictEqual(config.ledger, "a.db")
+    assert.deepStrictEqual(config.ledger, { _tag: "sqlite", file: "a.db" })
     assert.deepStrictEqual(config.board.listen, { host: "127.0.0.1", port: 9000 })
     assert.deepStrictEqual(config.loops.map((l) => l.name), ["alpha", "beta"])
   })

@@ -63,7 +63,7 @@ describe("write-back retries", () => {
       yield* Effect.promise(() => sim.control.setFault({ method: "POST", path: labelsPath, status: 422, times: WRITE_BACK_MAX_TRIES }))
       const dir = yield* scopedDir
       const services = yield* Layer.build(Layer.mergeAll(
-        LedgerLayer(join(dir, "ledger.sqlite")),
+        LedgerLayer({ _tag: "sqlite", file: join(dir, "ledger.sqlite") }),
         ConfigState.layer(config),
         GitHubClient.Default({ token: Redacted.make(token), apiUrl: sim.url, retries: 0 })
       ))

@@ -260,7 +260,9 @@ describeEngines("ledger invariants", (engine) => {
             }).pipe(Effect.scoped)
           )
       ),
-      { numRuns: 100 }
+      // PostgreSQL's half runs fewer cases: each is about thirty times slower over the wire (1.7 s), and the claim's
+      // logic is the same SQL on both engines; what PostgreSQL adds (its locks, its types) shows in any case.
+      { numRuns: engine.name === "sqlite" ? 100 : 40 }
     )
     // A store that refused everything would keep every invariant: each action must have been taken sometimes.
     const never = [...tally].filter(([, { accepted }]) => accepted === 0).map(([action]) => action)

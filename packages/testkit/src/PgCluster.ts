@@ -126,8 +126,12 @@ export const startPgCluster: Effect.Effect<PgCluster, PgClusterFailed, Scope.Sco
 
 /** Runs one statement on the cluster's `postgres` database with psql (no client library needed here). */
 export const psql = (cluster: PgCluster, statement: string): Effect.Effect<string, PgClusterFailed> =>
+  psqlOn(cluster.url("postgres"), statement)
+
+/** Runs one statement on the database at `url` with psql; its rows, unaligned, one a line. */
+export const psqlOn = (url: string, statement: string): Effect.Effect<string, PgClusterFailed> =>
   Effect.async<string, PgClusterFailed>((resume) => {
-    const child = spawn(path.join(PG_BIN, "psql"), ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", cluster.url("postgres"), "-c", statement], {
+    const child = spawn(path.join(PG_BIN, "psql"), ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", statement], {
       stdio: ["ignore", "pipe", "pipe"]
     })
     let out = ""

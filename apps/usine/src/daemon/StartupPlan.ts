@@ -1,6 +1,7 @@
 import { homedir } from "node:os"
 import { dirname, isAbsolute, resolve } from "node:path"
 import { Effect, Option, Redacted } from "effect"
+import type { LedgerPlace } from "@usine/core/config/LedgerConfig"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import type { GitHubCredential } from "@usine/github/GitHubCredential"
 import { credentialOf, resolveCredential } from "@usine/github/resolveCredential"
@@ -17,8 +18,10 @@ import type { SignInApp } from "./GitHubBoardPeople"
 export interface StartupPlan {
   readonly configFile: string
   readonly config: UsineConfig
-  /** Absolute: relative paths in usine.yaml are read from the file's folder. */
-  readonly ledgerFile: string
+  /** The ledger, its paths absolute: relative paths in usine.yaml are read from the file's folder. */
+  readonly ledger: LedgerPlace
+  /** The daemon's own files (its logs): the SQLite ledger's folder, or `.usine` beside usine.yaml. */
+  readonly stateFolder: string
   /** The token, or the GitHub App's installation tokens (each consumer asks for the current one at each use). */
   readonly token: GitHubCredential
   /** The GitHub account the token belongs to; an App's bot, `<slug>[bot]`. */
@@ -32,6 +35,15 @@ export interface StartupPlan {
   /** The environment usine started with, which `process.env` no longer holds the credentials of. */
   readonly env: Readonly<Record<string, string | undefined>>
 }
+
+/** The ledger's place with its paths made absolute, and the folder for the daemon's own files. */
+const placesOf = (configFile: string, ledger: LedgerPlace): { readonly ledger: LedgerPlace; readonly stateFolder: string } =>
+  ledger._tag === "sqlite"
+    ? { ledger: { ...ledger, file: pathFrom(configFile, ledger.file) }, stateFolder: dirname(pathFrom(configFile, ledger.file)) }
+    : {
+      ledger: { ...ledger, passwordFile: ledger.passwordFile === undefined ? undefined : pathFrom(configFile, ledger.passwordFile) },
+      stateFolder: pathFrom(configFile, ".usine")
+    }
 
 /** A path of usine.yaml: `~/` is the home folder, a relative path is read from the file's folder. */
 export const pathFrom = (configFile: string, path: string): string =>
@@ -88,7 +100,7 @@ export const planStartup = Effect.fn("planStartup")(function* (configFile: strin
   return {
     configFile,
     config,
-    ledgerFile: pathFrom(configFile, config.ledger),
+    ...placesOf(configFile, config.ledger),
     token,
     login,
     signIn,

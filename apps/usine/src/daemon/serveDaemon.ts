@@ -1,6 +1,7 @@
 import type { FileSystem } from "@effect/platform"
 import { Context, Effect, Layer, Runtime } from "effect"
 import { BoardServer } from "@usine/board/BoardServer"
+import { shownLedger } from "@usine/core/config/LedgerConfig"
 import { trustWarnings } from "@usine/core/trust/trustWarnings"
 import type { Executor } from "@usine/engine/Executor"
 import { RunEngine } from "@usine/engine/RunEngine"
@@ -74,7 +75,7 @@ export const serveDaemon = <E, R>(options: {
       yield* background("write-back", writeBackLoop(plan.login, triggers.hint))
       for (const warning of trustWarnings(plan.config)) yield* Effect.logWarning(warning)
       yield* Effect.logInfo(`usine is up as ${plan.login}; the board is at ${board.origin}/`).pipe(
-        Effect.annotateLogs({ board: `${board.origin}/`, ledger: plan.ledgerFile })
+        Effect.annotateLogs({ board: `${board.origin}/`, ledger: shownLedger(plan.ledger) })
       )
       if (options.alongside !== undefined) yield* Effect.forkScoped(options.alongside(services, `${board.origin}/`))
       return yield* Effect.uninterruptible(

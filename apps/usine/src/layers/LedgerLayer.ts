@@ -1,6 +1,9 @@
-import { mkdirSync } from "node:fs"
+import { mkdirSync, readFileSync } from "node:fs"
+import { hostname } from "node:os"
 import { dirname } from "node:path"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Redacted } from "effect"
+import type { LedgerPlace } from "@usine/core/config/LedgerConfig"
+import * as PgSql from "@usine/store/PgSql"
 import * as SqlAuditLog from "@usine/store/SqlAuditLog"
 import * as NotificationOutbox from "@usine/store/NotificationOutbox"
 import * as ReadModel from "@usine/store/ReadModel"
@@ -12,11 +15,30 @@ import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
 import * as WriteBackOutbox from "@usine/store/WriteBackOutbox"
 
 /**
- * The ledger for the daemon's lifetime: its folder created, the lock taken (a second daemon on the same file is
- * refused), migrations run, then the stores on it: Runs, Items, brakes, trigger refusals, the audit, the Board's read model, the
+ * This process's name on a shared PostgreSQL ledger (ADR 0109): host and pid, within PostgreSQL's 63 bytes for an
+ * `application_name`.
+ */
+const nodeName = () => `usine@${hostname().slice(0, 40)}:${process.pid}`.slice(0, 63)
+
+/** SQLite: its folder created, the lock taken (a second daemon on the same file is refused). PostgreSQL: connected. */
+const ledgerSql = (ledger: LedgerPlace) =>
+  ledger._tag === "sqlite"
+    ? Sql.layer(ledger.file).pipe(
+      Layer.provide(Layer.effectDiscard(Effect.sync(() => mkdirSync(dirname(ledger.file), { recursive: true }))))
+    )
+    : Layer.unwrapEffect(Effect.sync(() =>
+      PgSql.layer({
+        url: ledger.url,
+        password: ledger.passwordFile === undefined ? undefined : Redacted.make(readFileSync(ledger.passwordFile, "utf8").trim()),
+        node: nodeName()
+      })
+    ))
+
+/**
+ * The ledger for the daemon's lifetime (SQLite or PostgreSQL, ADR 0106), migrations run, then the stores on it: Runs, Items, brakes, trigger refusals, the audit, the Board's read model, the
  * notification and write-back outboxes.
  */
-export const LedgerLayer = (file: string) =>
+export const LedgerLayer = (ledger: LedgerPlace) =>
   Layer.mergeAll(
     SqlRunStore.layer,
     SqlItemStore.layer,
@@ -26,7 +48,4 @@ export const LedgerLayer = (file: string) =>
     ReadModel.layer,
     NotificationOutbox.layer,
     WriteBackOutbox.layer
-  ).pipe(
-    Layer.provideMerge(Sql.layer(file)),
-    Layer.provide(Layer.effectDiscard(Effect.sync(() => mkdirSync(dirname(file), { recursive: true }))))
-  )
+  ).pipe(Layer.provideMerge(ledgerSql(ledger)))

@@ -24,12 +24,14 @@ export const daemonConfig = (options: {
   readonly extra?: string
   /** Seconds the agent waits before it starts working, to catch an Attempt while it runs. */
   readonly agentDelay?: number
+  /** The `ledger:` value (YAML), `state/ledger.db` by default. */
+  readonly ledger?: string
 }) => `github:
   token: ${options.token}
   api_url: ${options.apiUrl}
 repositories: [${REPOSITORY}]
 poll_interval: 1s
-ledger: state/ledger.db
+ledger: ${options.ledger ?? "state/ledger.db"}
 ${options.extra ?? ""}
 board:
   listen: 127.0.0.1:${options.boardPort}

@@ -3,8 +3,9 @@ import { AgentConfig } from "./AgentConfig"
 import { BoardConfig } from "./BoardConfig"
 import { GlobalBudget } from "./BudgetConfig"
 import type { CompiledLoop } from "./CompiledLoop"
-import { Interval, Name, NonEmptyString, RepositoryName } from "./ConfigScalars"
+import { Interval, Name, RepositoryName } from "./ConfigScalars"
 import { GitHubConfig } from "./GitHubConfig"
+import { LedgerConfig } from "./LedgerConfig"
 import { LabelConfig } from "./LabelConfig"
 import { LoopConfig } from "./LoopConfig"
 import { NotifyEndpoint } from "./NotifyConfig"
@@ -21,8 +22,8 @@ export const UsineConfigFile = Schema.Struct({
     Schema.annotations({ description: "a list of at least one repository `owner/name`" })
   ),
   pollInterval: Schema.optionalWith(Interval, { default: () => Duration.seconds(60) }).pipe(Schema.fromKey("poll_interval")),
-  /** The SQLite ledger file. */
-  ledger: Schema.optionalWith(NonEmptyString, { default: () => ".usine/ledger.db" }),
+  /** The ledger: a SQLite file (the default), or a PostgreSQL database (ADR 0106). */
+  ledger: Schema.optionalWith(LedgerConfig, { default: () => ({ _tag: "sqlite" as const, file: ".usine/ledger.db" }) }),
   /** Labels usine creates in every repository that lacks them. */
   labels: Schema.optionalWith(Schema.Array(LabelConfig), { default: () => [] }),
   board: Schema.optionalWith(BoardConfig, { default: defaults(BoardConfig, {}) }),

@@ -45,7 +45,7 @@ describe("interpolation", () => {
       const config = yield* parseConfig("repositories: [a/b]\nledger: ${L:-x.db}\ngithub: {token: '${T:-}'}\n", {
         env: { L: "" }
       })
-      assert.strictEqual(config.ledger, "x.db")
+      assert.deepStrictEqual(config.ledger, { _tag: "sqlite", file: "x.db" })
       assert.strictEqual(config.github.token._tag, "None")
     })
   )

@@ -52,7 +52,7 @@ describe("parseConfig", () => {
       assert.strictEqual(loop.maxAttemptMinutes, undefined)
       assert.strictEqual(loop.if.source, "true")
       assert(Duration.equals(config.pollInterval, Duration.seconds(60)))
-      assert.strictEqual(config.ledger, ".usine/ledger.db")
+      assert.deepStrictEqual(config.ledger, { _tag: "sqlite", file: ".usine/ledger.db" })
       assert.strictEqual(config.github.apiUrl, "https://api.github.com")
       assert.deepStrictEqual(config.board.listen, { host: "127.0.0.1", port: 8787 })
       assert.deepStrictEqual(config.workers, {
@@ -68,7 +68,7 @@ describe("parseConfig", () => {
       assert.strictEqual(Option.map(config.github.token, Redacted.value).pipe(Option.getOrNull), "ghp_secret")
       assert.strictEqual(config.github.apiUrl, "http://127.0.0.1:9999")
       assert(Duration.equals(config.pollInterval, Duration.minutes(5)))
-      assert.strictEqual(config.ledger, "${HOME}/l.db")
+      assert.deepStrictEqual(config.ledger, { _tag: "sqlite", file: "${HOME}/l.db" })
       assert.notInclude(String(config.github.token), "ghp_secret")
     })
   )

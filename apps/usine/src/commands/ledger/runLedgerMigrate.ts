@@ -1,5 +1,6 @@
 import { FileSystem } from "@effect/platform"
 import { Clock, Console, Effect, Option, Redacted } from "effect"
+import { shownUrl } from "@usine/core/config/LedgerConfig"
 import { migrateLedger } from "@usine/store/migrateLedger"
 import { pathFrom } from "../../daemon/StartupPlan"
 import { startupFailed } from "../../daemon/startupFailed"
@@ -13,35 +14,26 @@ interface MigrateOptions {
   readonly verify: boolean
 }
 
-/** The URL as it may be shown: its password, if any, replaced. */
-const shown = (url: string): string => {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password !== "") parsed.password = "***"
-    return parsed.toString()
-  } catch {
-    return "(an unparsable URL)"
-  }
-}
-
 const count = (n: number) => n.toLocaleString("en-US")
 
 /** What `usine ledger migrate` does once its options are parsed; loaded only when it runs (ADR 0095). */
 export const runLedgerMigrate = (options: MigrateOptions) =>
   Effect.gen(function*() {
     if (!/^postgres(ql)?:\/\//.test(options.to)) {
-      return yield* Effect.fail({ message: `--to: expected a postgres:// URL, got ${shown(options.to)}` })
+      return yield* Effect.fail({ message: `--to: expected a postgres:// URL, got ${shownUrl(options.to)}` })
     }
-    const from = Option.isSome(options.from)
-      ? options.from.value
-      : pathFrom(options.config, (yield* loadConfig(options.config)).ledger)
+    const configured = Option.isSome(options.from) ? undefined : (yield* loadConfig(options.config)).ledger
+    if (configured?._tag === "postgres") {
+      return yield* Effect.fail({ message: `--from: ${options.config}'s ledger is already PostgreSQL; name the SQLite file to copy` })
+    }
+    const from = Option.isSome(options.from) ? options.from.value : pathFrom(options.config, configured?.file ?? "")
     const fs = yield* FileSystem.FileSystem
     if (!(yield* fs.exists(from))) return yield* Effect.fail({ message: `--from: no SQLite ledger at ${from}` })
     const password = Option.isSome(options.passwordFile)
       ? Redacted.make((yield* fs.readFileString(options.passwordFile.value)).trim())
       : undefined
     const started = yield* Clock.currentTimeMillis
-    yield* Console.log(`${options.verify ? "comparing" : "copying"} ${from} ${options.verify ? "with" : "into"} ${shown(options.to)}`)
+    yield* Console.log(`${options.verify ? "comparing" : "copying"} ${from} ${options.verify ? "with" : "into"} ${shownUrl(options.to)}`)
     const compared = yield* migrateLedger({
       from,
       to: { url: Redacted.make(options.to), password },

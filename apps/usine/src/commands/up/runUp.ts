@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path"
+import { join } from "node:path"
 import { Effect } from "effect"
 import { makeRedactor } from "@usine/core/text/Redactor"
 import { planStartup } from "../../daemon/StartupPlan"
@@ -14,7 +14,7 @@ export const runUp = ({ config, jsonLogs }: { readonly config: string; readonly 
     const redactor = makeRedactor(plan.secrets)
     yield* serveDaemon({ plan, executor: WorkerExecutorLayer(plan) }).pipe(
       Effect.provide(
-        LoggingLayer({ json: jsonLogs, stdout: "all", folder: join(dirname(plan.ledgerFile), "logs"), redact: redactor.redact })
+        LoggingLayer({ json: jsonLogs, stdout: "all", folder: join(plan.stateFolder, "logs"), redact: redactor.redact })
       )
     )
   }).pipe(Effect.catchAll(startupFailed("up")))
