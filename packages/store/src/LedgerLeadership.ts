@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Clock, Data, Deferred, Duration, Effect, Option, Schedule, type Scope } from "effect"
+import { Clock, Data, Deferred, Duration, Effect, Fiber, Layer, Option, Schedule, type Scope } from "effect"
+import * as PgSql from "./PgSql"
 
 /** The node that leads a shared ledger, as the ledger says. */
 interface Leader {
@@ -147,4 +148,36 @@ export const makeLedgerLeadership = (options: LeadershipOptions) =>
     })
 
     return { node, current, lead }
+  })
+
+interface LeadOptions {
+  readonly address: PgSql.PgLedgerAddress & { readonly node: string }
+  readonly lease: Duration.DurationInput
+  readonly retry: Duration.DurationInput
+  /** Told once, when another node leads and this one starts to wait. */
+  readonly onStandby: (leader: Leader) => Effect.Effect<void>
+}
+
+/**
+ * `usine up` on a PostgreSQL ledger: its own connection for the lease (so ledger work never delays a renewal),
+ * waits until this node leads, and keeps the lease for the caller's scope. Returns the lease.
+ */
+export const leadLedger = (options: LeadOptions): Effect.Effect<Lease, PgSql.PgLayerError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const context = yield* Layer.build(PgSql.layer(options.address))
+    const leadership = yield* makeLedgerLeadership({ node: options.address.node, lease: options.lease, retry: options.retry }).pipe(
+      Effect.provide(context)
+    )
+    const told = yield* leadership.current.pipe(
+      Effect.flatMap(Option.match({
+        onNone: () => Effect.void,
+        onSome: (leader) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            leader.node !== options.address.node && leader.expiresAt > now ? options.onStandby(leader) : Effect.void)
+      })),
+      Effect.forkScoped
+    )
+    const lease = yield* leadership.lead
+    yield* Fiber.interrupt(told)
+    return lease
   })

@@ -30,7 +30,7 @@ const types: Pg.CustomTypesConfig = {
 }
 
 /** Where the PostgreSQL ledger is: its URL, and a password read apart from it (`password_file`), both redacted. */
-interface PgLedgerAddress {
+export interface PgLedgerAddress {
   readonly url: Redacted.Redacted<string>
   readonly password?: Redacted.Redacted<string> | undefined
   /**
@@ -58,7 +58,7 @@ const LEDGER_WRITE_LOCK = 0x7573696e65
  */
 const BEGIN = `BEGIN; SELECT pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`
 
-type PgLayerError = SqlError | Migrator.MigrationError
+export type PgLayerError = SqlError | Migrator.MigrationError
 
 /**
  * The ledger on PostgreSQL (`ledger: postgres://…`): the same `SqlClient` the stores are built on, its migrations

@@ -23,6 +23,6 @@ export const DaemonLayer = <E, R>(plan: StartupPlan, executor: Layer.Layer<Execu
     Layer.provideMerge(logAttempts(executor)),
     Layer.provideMerge(GitHubLayer({ token: plan.token, apiUrl: plan.config.github.apiUrl })),
     Layer.provideMerge(
-      Layer.mergeAll(ConfigState.layer(plan.config), Redactor.layer(plan.secrets), LedgerLayer(plan.ledger))
+      Layer.mergeAll(ConfigState.layer(plan.config), Redactor.layer(plan.secrets), LedgerLayer(plan.ledger, plan.node))
     )
   )

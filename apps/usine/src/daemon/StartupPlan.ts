@@ -1,4 +1,4 @@
-import { homedir } from "node:os"
+import { homedir, hostname } from "node:os"
 import { dirname, isAbsolute, resolve } from "node:path"
 import { Effect, Option, Redacted } from "effect"
 import type { LedgerPlace } from "@usine/core/config/LedgerConfig"
@@ -22,6 +22,11 @@ export interface StartupPlan {
   readonly ledger: LedgerPlace
   /** The daemon's own files (its logs): the SQLite ledger's folder, or `.usine` beside usine.yaml. */
   readonly stateFolder: string
+  /**
+   * This process's name on a shared PostgreSQL ledger (ADR 0109), its connections' `application_name`: host and pid,
+   * within PostgreSQL's 63 bytes.
+   */
+  readonly node: string
   /** The token, or the GitHub App's installation tokens (each consumer asks for the current one at each use). */
   readonly token: GitHubCredential
   /** The GitHub account the token belongs to; an App's bot, `<slug>[bot]`. */
@@ -101,6 +106,7 @@ export const planStartup = Effect.fn("planStartup")(function* (configFile: strin
     configFile,
     config,
     ...placesOf(configFile, config.ledger),
+    node: `usine@${hostname().slice(0, 40)}:${process.pid}`.slice(0, 63),
     token,
     login,
     signIn,

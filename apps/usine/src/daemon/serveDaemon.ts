@@ -11,6 +11,7 @@ import { ScheduleTriggers } from "@usine/triggers/ScheduleTriggers"
 import { watchConfig } from "../watchConfig"
 import { DaemonLayer } from "./DaemonLayer"
 import { DaemonTracing } from "./DaemonTracing"
+import { leadTheLedger } from "./leadTheLedger"
 import { LedgerWriteSecondsLayer } from "./LedgerWriteSeconds"
 import { notifyLoop } from "./notifications"
 import { writeBackLoop } from "./writeBack"
@@ -56,6 +57,7 @@ export const serveDaemon = <E, R>(options: {
   Effect.scoped(
     Effect.gen(function* () {
       const { plan } = options
+      yield* leadTheLedger(plan)
       const services = yield* Layer.build(DaemonLayer(plan, options.executor))
       const engine = Context.get(services, RunEngine)
       const board = Context.get(services, BoardServer)

@@ -1,5 +1,4 @@
 import { mkdirSync, readFileSync } from "node:fs"
-import { hostname } from "node:os"
 import { dirname } from "node:path"
 import { Effect, Layer, Redacted } from "effect"
 import type { LedgerPlace } from "@usine/core/config/LedgerConfig"
@@ -14,14 +13,8 @@ import * as SqlRunStore from "@usine/store/SqlRunStore"
 import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
 import * as WriteBackOutbox from "@usine/store/WriteBackOutbox"
 
-/**
- * This process's name on a shared PostgreSQL ledger (ADR 0109): host and pid, within PostgreSQL's 63 bytes for an
- * `application_name`.
- */
-const nodeName = () => `usine@${hostname().slice(0, 40)}:${process.pid}`.slice(0, 63)
-
 /** SQLite: its folder created, the lock taken (a second daemon on the same file is refused). PostgreSQL: connected. */
-const ledgerSql = (ledger: LedgerPlace) =>
+const ledgerSql = (ledger: LedgerPlace, node: string) =>
   ledger._tag === "sqlite"
     ? Sql.layer(ledger.file).pipe(
       Layer.provide(Layer.effectDiscard(Effect.sync(() => mkdirSync(dirname(ledger.file), { recursive: true }))))
@@ -30,7 +23,7 @@ const ledgerSql = (ledger: LedgerPlace) =>
       PgSql.layer({
         url: ledger.url,
         password: ledger.passwordFile === undefined ? undefined : Redacted.make(readFileSync(ledger.passwordFile, "utf8").trim()),
-        node: nodeName()
+        node
       })
     ))
 
@@ -38,7 +31,7 @@ const ledgerSql = (ledger: LedgerPlace) =>
  * The ledger for the daemon's lifetime (SQLite or PostgreSQL, ADR 0106), migrations run, then the stores on it: Runs, Items, brakes, trigger refusals, the audit, the Board's read model, the
  * notification and write-back outboxes.
  */
-export const LedgerLayer = (ledger: LedgerPlace) =>
+export const LedgerLayer = (ledger: LedgerPlace, node = "usine") =>
   Layer.mergeAll(
     SqlRunStore.layer,
     SqlItemStore.layer,
@@ -48,4 +41,4 @@ export const LedgerLayer = (ledger: LedgerPlace) =>
     ReadModel.layer,
     NotificationOutbox.layer,
     WriteBackOutbox.layer
-  ).pipe(Layer.provideMerge(ledgerSql(ledger)))
+  ).pipe(Layer.provideMerge(ledgerSql(ledger, node)))

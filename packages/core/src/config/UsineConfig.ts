@@ -5,6 +5,7 @@ import { GlobalBudget } from "./BudgetConfig"
 import type { CompiledLoop } from "./CompiledLoop"
 import { Interval, Name, RepositoryName } from "./ConfigScalars"
 import { GitHubConfig } from "./GitHubConfig"
+import { HaConfig } from "./HaConfig"
 import { LedgerConfig } from "./LedgerConfig"
 import { LabelConfig } from "./LabelConfig"
 import { LoopConfig } from "./LoopConfig"
@@ -35,7 +36,9 @@ export const UsineConfigFile = Schema.Struct({
   /** Daily caps over every Loop together. */
   budget: Schema.optionalWith(GlobalBudget, { default: () => ({}) }),
   /** Where usine tells the operator what needs them (ADR 0061). */
-  notify: Schema.optionalWith(Schema.Array(NotifyEndpoint), { default: () => [] })
+  notify: Schema.optionalWith(Schema.Array(NotifyEndpoint), { default: () => [] }),
+  /** A leader and standbys on one PostgreSQL ledger (ADR 0109). */
+  ha: Schema.optionalWith(HaConfig, { default: defaults(HaConfig, {}) })
 })
 export type UsineConfigFile = typeof UsineConfigFile.Type
 

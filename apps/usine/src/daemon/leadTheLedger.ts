@@ -1,0 +1,38 @@
+import { readFileSync } from "node:fs"
+import { Duration, Effect, Redacted } from "effect"
+import { leadLedger } from "@usine/store/LedgerLeadership"
+import type { StartupPlan } from "./StartupPlan"
+
+/** The exit code of a node that lost the ledger's leadership: its service manager starts it again, as a standby. */
+const LOST_LEADERSHIP_EXIT = 3
+
+/**
+ * On a PostgreSQL ledger (ADR 0109): waits until this node leads it, saying who leads meanwhile; then, the moment
+ * the lease is lost, ends the process at once: no drain, since a drain would act for a node that no longer leads.
+ * The lease lasts two thirds of `ha.takeover_seconds`, a standby tries every second, so another node leads within
+ * `takeover_seconds` of this one's loss. On SQLite, nothing: one process holds the file (its lock).
+ */
+export const leadTheLedger = (plan: StartupPlan) => {
+  const ledger = plan.ledger
+  if (ledger._tag === "sqlite") return Effect.void
+  const takeover = plan.config.ha.takeoverSeconds
+  return Effect.gen(function*() {
+    const lease = yield* leadLedger({
+      address: {
+        url: ledger.url,
+        password: ledger.passwordFile === undefined ? undefined : Redacted.make(readFileSync(ledger.passwordFile, "utf8").trim()),
+        node: plan.node
+      },
+      lease: Duration.millis((takeover * 1000 * 2) / 3),
+      retry: Duration.seconds(1),
+      onStandby: (leader) =>
+        Effect.logInfo(`standby: ${leader.node} leads this ledger (epoch ${leader.epoch}); this node takes over if it stops`)
+    })
+    yield* Effect.logInfo(`leading the ledger as ${plan.node} (epoch ${lease.epoch})`)
+    yield* lease.lost.pipe(
+      Effect.flatMap((lost) => Effect.logError(`${lost.message}; exiting at once, without a drain, so another node leads alone`)),
+      Effect.zipRight(Effect.sync(() => process.exit(LOST_LEADERSHIP_EXIT))),
+      Effect.forkScoped
+    )
+  })
+}
