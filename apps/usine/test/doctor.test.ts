@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { version } from "../package.json"
 import { daemonConfig, loop } from "./support/daemonConfig"
 import { freePort } from "./support/freePort"
 import { startUsine } from "./support/UsineProcess"
@@ -44,7 +45,8 @@ describe("usine doctor", () => {
         assert.deepStrictEqual(failures(lines), [], all + stderr)
         assert.strictEqual(code, 0, all + stderr)
         for (const expected of [
-          "✓ config: usine.yaml loads",
+          `✓ usine ${version} on Node ${process.versions.node}\n✓ config: usine.yaml loads`,
+          `✓ ledger: ${join(world.dir, "state", "ledger.db")} does not exist yet; usine up creates it with`,
           "✓ GitHub at",
           "✓ clock: within",
           "✓ acme/widgets: the token can read it and write issues, contents and pull requests (probed, nothing changed)",
