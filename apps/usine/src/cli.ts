@@ -8,12 +8,13 @@ import { check } from "./commands/check"
 import { demo } from "./commands/demo"
 import { doctor } from "./commands/doctor"
 import { init } from "./commands/init"
+import { service } from "./commands/service"
 import { sim } from "./commands/sim"
 import { status } from "./commands/status"
 import { up } from "./commands/up"
 import { reportFailure } from "./reportFailure"
 
-const usine = Command.make("usine").pipe(Command.withSubcommands([up, demo, status, check, init, sim, doctor]))
+const usine = Command.make("usine").pipe(Command.withSubcommands([up, demo, status, check, init, sim, doctor, service]))
 
 const cli = Command.run(usine, { name: "usine", version })
 
