@@ -3,7 +3,7 @@ import { version } from "../../package.json"
 import { ledgerMigrations } from "../ledger/LedgerMigrations"
 
 /** The ledger holds migrations this usine does not know: a newer usine migrated it. */
-export class LedgerFromNewerUsine extends Data.TaggedError("LedgerFromNewerUsine")<{
+class LedgerFromNewerUsine extends Data.TaggedError("LedgerFromNewerUsine")<{
   readonly file: string
   readonly unknown: ReadonlyArray<string>
 }> {

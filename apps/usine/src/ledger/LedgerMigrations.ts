@@ -23,7 +23,7 @@ export type LedgerMigrations = Data.TaggedEnum<{
 export const LedgerMigrations = Data.taggedEnum<LedgerMigrations>()
 
 /** The ledger file exists but its migrations could not be read. */
-export class LedgerUnreadable extends Data.TaggedError("LedgerUnreadable")<{ readonly file: string; readonly reason: string }> {
+class LedgerUnreadable extends Data.TaggedError("LedgerUnreadable")<{ readonly file: string; readonly reason: string }> {
   override get message() {
     return `${this.file}: cannot read its migrations: ${this.reason}`
   }
@@ -35,7 +35,7 @@ const label = ({ id, name }: Migration) => `${String(id).padStart(4, "0")}_${nam
  * Compares the ledger's applied migrations with the known ones. The migrator runs the known migrations numbered
  * above the latest applied one, so any applied migration it does not know means a newer usine migrated the file.
  */
-export const compareMigrations = (applied: ReadonlyArray<Migration>, known: ReadonlyArray<Migration>): LedgerMigrations => {
+const compareMigrations = (applied: ReadonlyArray<Migration>, known: ReadonlyArray<Migration>): LedgerMigrations => {
   const knownIds = new Set(known.map((m) => m.id))
   const unknown = applied.filter((m) => !knownIds.has(m.id))
   if (unknown.length > 0) return LedgerMigrations.Ahead({ unknown: unknown.map(label) })

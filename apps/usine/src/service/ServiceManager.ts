@@ -5,7 +5,7 @@ import { systemdUnit, systemdUnitPath, systemdWantsLink } from "./systemdUnit"
 type Env = Readonly<Record<string, string | undefined>>
 
 /** A service manager as `usine service` drives it: where its file goes, what it holds, and what to run next. */
-export interface ServiceManager {
+interface ServiceManager {
   readonly file: (env: Env, name: string) => string
   /** Folders to create beside the file (launchd's log folder). */
   readonly folders: (env: Env, name: string) => ReadonlyArray<string>

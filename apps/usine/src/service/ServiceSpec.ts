@@ -22,14 +22,14 @@ export interface ServiceSpec {
 /** Seconds a drain may take beyond the longest Attempt: the harvest, verify and push after the agent's last turn. */
 const HARVEST_MARGIN_SECONDS = 120
 /** When a Loop sets no `max_attempt_minutes` the drain has no bound of its own (RunEngine.drain): half an hour. */
-export const UNBOUNDED_DRAIN_SECONDS = 1800
+const UNBOUNDED_DRAIN_SECONDS = 1800
 
 /**
  * The drain's bound as the daemon computes it, plus a margin: the longest `max_attempt_minutes` when every Loop
  * sets one; otherwise UNBOUNDED_DRAIN_SECONDS, after which the manager's kill leaves the agent sessions running for
  * the next start to reattach.
  */
-export const stopTimeoutSeconds = (config: UsineConfig): number => {
+const stopTimeoutSeconds = (config: UsineConfig): number => {
   const bounds = config.loops.map((loop) => loop.maxAttemptMinutes)
   return bounds.length > 0 && bounds.every((m) => m !== undefined)
     ? Math.max(...bounds.map((m) => m ?? 0)) * 60 + HARVEST_MARGIN_SECONDS
