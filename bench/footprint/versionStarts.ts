@@ -1,14 +1,20 @@
 import { spawnSync } from "node:child_process"
 
-/** Wall times of `runs` starts of a command, in ms, after one warm-up start. */
-export const versionStarts = (command: ReadonlyArray<string>, runs: number): ReadonlyArray<number> => {
-  const [file = process.execPath, ...args] = command
-  const once = () => {
+/** One start: its wall time, and its CPU (user + system) as `/usr/bin/time` reports it, which the load does not inflate. */
+interface Start {
+  readonly wallMs: number
+  readonly cpuMs: number
+}
+
+/** `runs` starts of a command after one warm-up start. */
+export const versionStarts = (command: ReadonlyArray<string>, runs: number): ReadonlyArray<Start> => {
+  const once = (): Start => {
     const started = performance.now()
-    const result = spawnSync(file, args, { encoding: "utf8" })
-    const ms = performance.now() - started
+    const result = spawnSync("/usr/bin/time", ["-f", "%U %S", ...command], { encoding: "utf8" })
+    const wallMs = performance.now() - started
     if (result.status !== 0) throw new Error(`${command.join(" ")} exited ${result.status}: ${result.stderr}`)
-    return ms
+    const [user = 0, system = 0] = result.stderr.trim().split("\n").at(-1)!.split(" ").map(Number)
+    return { wallMs, cpuMs: (user + system) * 1000 }
   }
   once()
   return Array.from({ length: runs }, once)
