@@ -14,6 +14,9 @@ const ALL_PULLS = 50
 const ALL_PULLS_MAX_MS = 600_000
 /** How long a row waits for every Run to open: a row that does not get there reports what it reached. */
 const OPEN_BUDGET_MS = (sizesFromArgs([300], "--open-budget-s")[0] ?? 300) * 1000
+/** `--installed <prefix>/bin/usine` runs the installed package instead of the sources (issue 34's Footprint). */
+const installedAt = process.argv.indexOf("--installed")
+const INSTALLED = installedAt >= 0 ? process.argv[installedAt + 1] : undefined
 
 const quantiles = (values: ReadonlyArray<number>) => {
   const sorted = values.filter(Number.isFinite).sort((a, b) => a - b)
@@ -42,7 +45,7 @@ const program = Effect.gen(function* () {
   const rows: Array<BurstRow> = []
   for (const items of sizesFromArgs([50, 500, 5000], "--items")) {
     process.stderr.write(`burst: ${items} Items across ${REPOSITORIES} repositories\n`)
-    const row = yield* measureBurst(items, items <= ALL_PULLS ? ALL_PULLS_MAX_MS : PULL_BUDGET_MS, OPEN_BUDGET_MS)
+    const row = yield* measureBurst(items, items <= ALL_PULLS ? ALL_PULLS_MAX_MS : PULL_BUDGET_MS, OPEN_BUDGET_MS, INSTALLED === undefined ? undefined : [INSTALLED])
     // Each row as it ends, so a later row's failure does not lose it.
     process.stderr.write(`burst row: ${JSON.stringify({ ...row, timeline: { states: row.timeline.states, items: row.timeline.items.length }, table: tableRow(row) })}\n`)
     rows.push(row)
@@ -80,7 +83,7 @@ const program = Effect.gen(function* () {
     ],
     targets,
     notes: [
-      `${cpus().length} cores; the emulator runs in the bench's process, the daemon is its own (\`node apps/usine/bin/usine.js up\`)`,
+      `${cpus().length} cores; the emulator runs in the bench's process, the daemon is its own (${INSTALLED === undefined ? "\`node apps/usine/bin/usine.js up\`" : `the installed package, \`${INSTALLED} up\``})`,
       "label = the emulator answered the bench's addLabels; seen = the Event's received_at (the poll read the Item); Run opened = the Run row's created_at; PR = the emulator answered POST …/pulls 201",
       `pull requests are waited for until all are open (rows of up to ${ALL_PULLS} Items) or ${PULL_BUDGET_MS / 1000} s after the first label; PR pacing = a PR's POST less its push (nth push ↔ nth POST per repository), i.e. the GitHub client's write throttle (3 s between content creations)`,
       "requests, REST charged and GraphQL points count from the first label to the end of the window (polls, write-back, git, pull requests); points as the emulator's /rate_limit reports them",

@@ -6,7 +6,7 @@ import { itemKeyOf } from "@usine/core/ids/ItemKey"
 import type { StartedSim } from "@usine/github-sim/startSim"
 import { scopedTempDir } from "@usine/testkit/scopedTempDir"
 import { benchSim, freePort, LABEL, SAMPLE_REPOSITORY, usineYaml } from "../throughput/benchWorld"
-import { startDaemon } from "../throughput/DaemonProcess"
+import { SOURCE_USINE, startDaemon } from "../throughput/DaemonProcess"
 import { openLikeLedger } from "../BareSqlite"
 import { type ProcSample, procSample } from "../throughput/procSample"
 import { pullHeads } from "../throughput/pullRequestPacing"
@@ -33,8 +33,9 @@ const rateUsed = (sim: StartedSim, token: string) =>
  * Loop's label. Once the daemon has polled, the bench labels every issue (spread over the repositories) before the
  * next poll, then waits until every Run is open (or `openBudgetMs` has passed since the labels) and until every pull
  * request is open (or `pullBudgetMs` has passed); then SIGTERM, and the ledger and the emulator's log are read.
+ * `usine` is the command that runs usine: the sources unless an installed package's bin is given (issue 34).
  */
-export const measureBurst = (items: number, pullBudgetMs: number, openBudgetMs: number) =>
+export const measureBurst = (items: number, pullBudgetMs: number, openBudgetMs: number, usine: ReadonlyArray<string> = SOURCE_USINE) =>
   Effect.gen(function* () {
     const dir = yield* scopedTempDir("usine-bench-burst-")
     const { sim, token } = yield* benchSim
@@ -53,7 +54,7 @@ export const measureBurst = (items: number, pullBudgetMs: number, openBudgetMs: 
     }).replace("poll_interval: 1s", `poll_interval: ${POLL_SECONDS}s`)
     writeFileSync(join(dir, "usine.yaml"), yaml)
     const loadBefore = load1()
-    const daemon = yield* startDaemon(dir)
+    const daemon = yield* startDaemon(dir, usine)
     yield* daemon.waitFor(/msg="usine is up as /)
     // The first poll has read every repository's issues once it has listed the last one.
     const issueLists = () =>

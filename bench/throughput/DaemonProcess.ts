@@ -5,6 +5,9 @@ import { Effect } from "effect"
 
 const bin = join(dirname(dirname(dirname(fileURLToPath(import.meta.url)))), "apps", "usine", "bin", "usine.js")
 
+/** usine from the clone's sources, as a contributor runs it (tsx). */
+export const SOURCE_USINE: ReadonlyArray<string> = [process.execPath, bin]
+
 /** `usine up` as users run it: its own Node process, started in a folder holding usine.yaml. */
 interface DaemonProcess {
   readonly pid: number
@@ -15,11 +18,12 @@ interface DaemonProcess {
   readonly stop: Effect.Effect<number | null>
 }
 
-/** Starts `usine up` in `cwd`; the scope's end kills it if it still runs. */
-export const startDaemon = (cwd: string) =>
+/** Starts `usine up` in `cwd` (`usine` is the sources unless another command is given); the scope's end kills it if it still runs. */
+export const startDaemon = (cwd: string, usine: ReadonlyArray<string> = SOURCE_USINE) =>
   Effect.acquireRelease(
     Effect.sync((): DaemonProcess & { readonly child: ChildProcess } => {
-      const child = spawn(process.execPath, [bin, "up"], { cwd, env: { ...process.env }, stdio: ["ignore", "pipe", "pipe"] })
+      const [file = process.execPath, ...args] = usine
+      const child = spawn(file, [...args, "up"], { cwd, env: { ...process.env }, stdio: ["ignore", "pipe", "pipe"] })
       let out = ""
       const seen: Array<{ readonly length: number; readonly at: number }> = []
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))

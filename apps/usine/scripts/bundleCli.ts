@@ -1,8 +1,8 @@
 /**
  * Builds the CLI into ES modules (ADR 0087): `dist/cli/usine.mjs`, two folders below the app like `src/demo/`, so
  * the paths the sources resolve against `import.meta.url` (the demo's sample repository, the Pi CLI) land where
- * they do from the sources. Each command's work is a chunk beside it, loaded when that command runs (ADR 0095), so
- * `usine --version` reads only the CLI's parser. Packages that read their own files or load a native addon stay
+ * they do from the sources. Each command's work is a chunk beside it, loaded when that command runs (ADR 0095), and
+ * the CLI's parser is one too: `usine --version` reads only the entry and the version (ADR 0108). Packages that read their own files or load a native addon stay
  * outside the bundle and resolve from `node_modules`. The chunks are named by their content and the entry is
  * renamed into place last, so a run that starts a daemon meanwhile loads either the old build or the new one.
  */

@@ -20,7 +20,8 @@ const PACKAGE_DIR = join(app, "dist", "package")
 
 /** Where the bundle sits in the package: two folders down, as in the app, so `../../demo` is the demo's folder. */
 const BUNDLE_DIR = "dist/cli"
-const BUNDLE = `${BUNDLE_DIR}/usine.mjs`
+/** The package's `bin`, as installed: docs/Containerfile links `usine` to it. */
+export const BUNDLE = `${BUNDLE_DIR}/usine.mjs`
 
 /**
  * What the bundle loads from `node_modules` at run time: the ledger's native driver, the GraphQL schema (it reads

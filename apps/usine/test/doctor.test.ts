@@ -2,6 +2,8 @@ import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { version } from "../package.json"
+import { knownMigrations } from "../src/ledger/LedgerMigrations"
 import { daemonConfig, loop } from "./support/daemonConfig"
 import { freePort } from "./support/freePort"
 import { startUsine } from "./support/UsineProcess"
@@ -24,6 +26,12 @@ const doctorIn = (dir: string, yaml: string, env: Readonly<Record<string, string
     return { code, lines: usine.stdout().split("\n").filter((line) => line !== ""), stderr: usine.stderr() }
   })
 
+/** The store's newest migration, as the ledger's rows name it. */
+const LATEST_MIGRATION = Effect.runSync(Effect.map(knownMigrations, (known) => {
+  const latest = known.at(-1)!
+  return `${String(latest.id).padStart(4, "0")}_${latest.name}`
+}))
+
 const failures = (lines: ReadonlyArray<string>) => lines.filter((line) => line.startsWith("✗"))
 
 describe("usine doctor", () => {
@@ -44,7 +52,8 @@ describe("usine doctor", () => {
         assert.deepStrictEqual(failures(lines), [], all + stderr)
         assert.strictEqual(code, 0, all + stderr)
         for (const expected of [
-          "✓ config: usine.yaml loads",
+          `✓ usine ${version} on Node ${process.versions.node}\n✓ config: usine.yaml loads`,
+          `✓ ledger: ${join(world.dir, "state", "ledger.db")} does not exist yet; usine up creates it with`,
           "✓ GitHub at",
           "✓ clock: within",
           "✓ acme/widgets: the token can read it and write issues, contents and pull requests (probed, nothing changed)",
@@ -159,10 +168,13 @@ describe("usine doctor", () => {
         const running = yield* doctorIn(world.dir, yaml)
         assert.include(running.lines, `✓ board: a usine daemon already runs at http://127.0.0.1:${world.port}`, running.lines.join("\n"))
         assert.strictEqual(running.code, 0, running.lines.join("\n") + running.stderr)
+        // Read on a query-only connection beside the daemon that holds the ledger's lock.
+        assert.include(running.lines, `✓ ledger: ${join(world.dir, "state", "ledger.db")} is at ${LATEST_MIGRATION}, the latest migration usine ${version} knows`)
         const broken = yield* doctorIn(world.dir, yaml.replace("poll_interval: 1s", "poll_interval: soon"))
         assert.strictEqual(broken.code, 1)
-        assert.strictEqual(broken.lines.length, 1, broken.lines.join("\n"))
-        assert.match(broken.lines[0] ?? "", /^✗ config: .*poll_interval.*\(run `usine check usine.yaml` for every problem\)$/)
+        assert.strictEqual(broken.lines.length, 2, broken.lines.join("\n"))
+        assert.strictEqual(broken.lines[0], `✓ usine ${version} on Node ${process.versions.node}`)
+        assert.match(broken.lines[1] ?? "", /^✗ config: .*poll_interval.*\(run `usine check usine.yaml` for every problem\)$/)
       }),
     120_000
   )

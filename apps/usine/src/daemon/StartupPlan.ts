@@ -12,6 +12,7 @@ import { AGENT_IDENTITY, botIdentity, type CommitIdentity } from "@usine/executo
 import { checkPortFree } from "./checkPortFree"
 import { daemonEnvironment, withholdSecrets } from "./DaemonEnvironment"
 import { daemonSecrets } from "./daemonSecrets"
+import { refuseNewerLedger } from "./refuseNewerLedger"
 import type { SignInApp } from "./GitHubBoardPeople"
 
 /** Everything `usine up` checked before it opens the ledger. */
@@ -85,10 +86,13 @@ const signInAppOf = (configFile: string, config: UsineConfig) =>
 
 /**
  * The checks that stop `usine up` with one line before any work: the configuration, a token (or the App's key),
- * GitHub reachable and accepting it (an App mints its first installation token), the Board's port free. The ledger's lock is the next check, when the daemon opens it.
+ * GitHub reachable and accepting it (an App mints its first installation token), the Board's port free, a ledger no
+ * newer usine migrated. The ledger's lock is the next check, when the daemon opens it.
  */
 export const planStartup = Effect.fn("planStartup")(function* (configFile: string) {
   const config = yield* loadConfig(configFile)
+  const places = placesOf(configFile, config.ledger)
+  if (places.ledger._tag === "sqlite") yield* refuseNewerLedger(places.ledger.file)
   const env = daemonEnvironment()
   const credential = yield* resolveCredential(credentialSources(configFile, config, env))
   const token = credentialOf(credential)
@@ -105,7 +109,7 @@ export const planStartup = Effect.fn("planStartup")(function* (configFile: strin
   return {
     configFile,
     config,
-    ...placesOf(configFile, config.ledger),
+    ...places,
     node: `usine@${hostname().slice(0, 40)}:${process.pid}`.slice(0, 63),
     token,
     login,
