@@ -4,31 +4,15 @@
  * `new Proxy(...)`, a getter in an object literal, or `Object.defineProperty`/`defineProperties` given a
  * `get`, outside the explained exceptions below.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs"
-import { join, relative } from "node:path"
+import { readFileSync } from "node:fs"
+import { relative } from "node:path"
 import ts from "typescript"
-
-const root = join(import.meta.dirname, "..")
+import { packageFolders, root, typeScriptFiles } from "./packageFolders"
 
 /** `file: why`, for a construct that is not what this check is about. */
 const EXCEPTIONS: Record<string, string> = {}
 
-const sourceFiles = (dir: string): ReadonlyArray<string> =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) return name === "node_modules" ? [] : sourceFiles(path)
-    return /\.tsx?$/.test(name) && !name.endsWith(".d.ts") ? [path] : []
-  })
-
-const roots = ["packages", "apps"].flatMap((base) =>
-  readdirSync(join(root, base)).map((dir) => join(root, base, dir, "src")).filter((dir) => {
-    try {
-      return statSync(dir).isDirectory()
-    } catch {
-      return false
-    }
-  })
-)
+const roots = packageFolders("src")
 
 const hasGetter = (node: ts.Node): boolean =>
   ts.isObjectLiteralExpression(node) &&
@@ -59,7 +43,7 @@ const findings = (file: string): ReadonlyArray<string> => {
   return found
 }
 
-const problems = roots.flatMap(sourceFiles).filter((file) => !(relative(root, file) in EXCEPTIONS)).flatMap(findings)
+const problems = roots.flatMap(typeScriptFiles).filter((file) => !(relative(root, file) in EXCEPTIONS)).flatMap(findings)
 for (const problem of problems) console.error(problem)
 if (problems.length > 0) {
   console.error("no library prototype patched, no Proxy, no getter posing as data (ADR 0089); an exception goes in scripts/noPatches.ts with its reason")

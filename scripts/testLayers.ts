@@ -4,31 +4,15 @@
  * `@usine/testkit/layer`, which never does; this check fails on an import of `layer` from `@effect/vitest` and on
  * `it.layer(...)` called on the imported `it` rather than on a layer body's own `it`.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs"
-import { join, relative } from "node:path"
+import { readFileSync } from "node:fs"
+import { relative } from "node:path"
 import ts from "typescript"
-
-const root = join(import.meta.dirname, "..")
+import { packageFolders, root, typeScriptFiles } from "./packageFolders"
 
 /** `folder: why`, for tests not yet moved over. */
 const PENDING: Record<string, string> = {}
 
-const testFiles = (dir: string): ReadonlyArray<string> =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) return name === "node_modules" ? [] : testFiles(path)
-    return /\.tsx?$/.test(name) ? [path] : []
-  })
-
-const folders = ["packages", "apps"].flatMap((base) =>
-  readdirSync(join(root, base)).map((dir) => join(root, base, dir, "test")).filter((dir) => {
-    try {
-      return statSync(dir).isDirectory() && PENDING[relative(root, dir)] === undefined
-    } catch {
-      return false
-    }
-  })
-)
+const folders = packageFolders("test").filter((dir) => PENDING[relative(root, dir)] === undefined)
 
 /** True when a function around `node` has a parameter named `it`: then `it.layer` nests, as it should. */
 const inLayerBody = (node: ts.Node): boolean => {
@@ -59,7 +43,7 @@ const findings = (file: string): ReadonlyArray<string> => {
   return found
 }
 
-const files = folders.flatMap(testFiles)
+const files = folders.flatMap(typeScriptFiles)
 const problems = files.flatMap(findings)
 for (const problem of problems) console.error(problem)
 if (problems.length > 0) process.exit(1)
