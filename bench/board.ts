@@ -4,12 +4,12 @@ import { runIdOf } from "@usine/core/ids/RunId"
 import type { TranscriptEntry } from "@usine/core/transcript/TranscriptRow"
 import { type BenchTarget, emitReport } from "./BenchReport"
 import { boardWorld } from "./board/boardWorld"
+import { latency, REQUESTS, WARMUP } from "./board/latency"
 import { OPEN_MIX, seededLedger } from "./seededLedger"
 import { pairSubmission, SEED_EPOCH } from "./seedLedger"
 import { sizesFromArgs } from "./sizesFromArgs"
+import * as Sql from "@usine/store/Sql"
 
-const REQUESTS = 100
-const WARMUP = 5
 /** Runs whose pages are requested, each with a transcript of TRANSCRIPT rows. */
 const SAMPLED_RUNS = 20
 const TRANSCRIPT = 300
@@ -36,35 +36,11 @@ const heldPatch = (k: number) =>
       ...Array.from({ length: DIFF_LINES }, (_, l) => `+export const value${k}_${f}_${l} = (input: number) => input * ${l} + ${f}`)
     ].join("\n")).join("\n") + "\n"
 
-const quantile = (sorted: ReadonlyArray<number>, q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
-
-/** GETs `path` WARMUP times, then REQUESTS times in a row, timing each answer read to its last byte. */
-const latency = (origin: string, paths: ReadonlyArray<string>, json: boolean) =>
-  Effect.promise(async () => {
-    const get = async (path: string) => {
-      const response = await fetch(`${origin}${path}`, { headers: { accept: json ? "application/json" : "text/html" } })
-      const body = await response.text()
-      if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${body.slice(0, 200)}`)
-      if (json) JSON.parse(body)
-      return body.length
-    }
-    for (let i = 0; i < WARMUP; i++) await get(paths[i % paths.length]!)
-    const times: Array<number> = []
-    let bytes = 0
-    for (let i = 0; i < REQUESTS; i++) {
-      const started = performance.now()
-      bytes += await get(paths[i % paths.length]!)
-      times.push(performance.now() - started)
-    }
-    times.sort((a, b) => a - b)
-    return { median: quantile(times, 0.5), p99: quantile(times, 0.99), kb: bytes / REQUESTS / 1000 }
-  })
-
 const measure = (events: number) =>
   Effect.scoped(Effect.gen(function*() {
     const { file } = yield* seededLedger(events)
     const started = performance.now()
-    const { memory, server, store } = yield* boardWorld(file)
+    const { memory, server, store } = yield* boardWorld(Sql.layer(file))
     const startupMs = performance.now() - started
     const runs = Array.from({ length: SAMPLED_RUNS }, (_, k) => {
       const i = Math.floor((k * (events - 4)) / SAMPLED_RUNS)

@@ -15,6 +15,7 @@ const BENCHES: ReadonlyArray<{ readonly name: string; readonly quick: ReadonlyAr
   { name: "engine", quick: ["--idle", "1000", "--open", "300,1000", "--drain", "100,300", "--sizes", "10000"] },
   { name: "polling", quick: ["--sizes", "1,10"] },
   { name: "board", quick: ["--sizes", "10000"] },
+  { name: "postgres", quick: ["--sizes", "10000"] },
   { name: "throughput", quick: ["--slots", "1,4", "--items", "6"] },
   { name: "burst", quick: ["--items", "10,100", "--pull-budget-s", "30"] },
   { name: "sandbox", quick: ["--runs", "10"] },

@@ -10,7 +10,6 @@ import { BoardSettings } from "@usine/board/BoardSettings"
 import { PollFailureFeed } from "@usine/board/PollFailureFeed"
 import { WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
 import * as ReadModel from "@usine/store/ReadModel"
-import * as Sql from "@usine/store/Sql"
 import * as SqlBrakeStore from "@usine/store/SqlBrakeStore"
 import * as SqlItemStore from "@usine/store/SqlItemStore"
 import * as SqlRunStore from "@usine/store/SqlRunStore"
@@ -41,17 +40,17 @@ const settings = BoardSettings.layer({
 })
 
 /**
- * The Board as the daemon wires it, over an existing ledger: the SQL stores and read model, the RunEngine (its first
+ * The Board as the daemon wires it, over an existing ledger (SQLite's or PostgreSQL's SQL layer): the SQL stores and read model, the RunEngine (its first
  * reconcile starts the ledger's open Runs on the in-memory executor) and the Board on a free port of 127.0.0.1.
  */
-export const boardWorld = (ledger: string) =>
+export const boardWorld = <R, E>(ledger: Layer.Layer<R, E>) =>
   Effect.gen(function*() {
     const memory = yield* InMemoryExecutor.make
     memory.scriptOthers(() => Script.hang)
     const stores = Layer.mergeAll(
       SqlRunStore.layer, SqlBrakeStore.layer, SqlItemStore.layer, SqlTriggerRefusals.layer, SqlAuditLog.layer, ReadModel.layer, WriteBackOutbox.layer
     ).pipe(
-      Layer.provideMerge(Sql.layer(ledger))
+      Layer.provideMerge(ledger)
     )
     const engine = RunEngine.Default.pipe(
       Layer.provideMerge(Layer.mergeAll(memory.layer, LoopPolicies.layer(benchPolicies(OPEN_MIX.running)), TriggerCondition.layerAlways))
