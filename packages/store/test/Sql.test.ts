@@ -30,6 +30,7 @@ describe("Sql (SQLite only)", () => {
         "usine_approvals",
         "usine_attempt_usage",
         "usine_attempts",
+        "usine_audit",
         "usine_cap_raises",
         "usine_cycle_resets",
         "usine_events",
