@@ -7,8 +7,10 @@ import { shellQuote } from "../shellQuote"
  * first, ADR 0048) exits 75 before it runs anything, and a start the daemon did not record is found from the file.
  * It loads the environment from `env.sh` (then deletes it: secrets never sit in argv nor stay on disk). With a
  * `stdin.feed` FIFO it owns the agent's stdin (ADR 0062): a feeder subshell, the FIFO's only writer, writes `stdin`,
- * then each `inbox/*.msg` in name order (moved to `inbox/fed/` once written) until `inbox/close` finds no new
- * message (looked for once more after it saw `close`, ADR 0093), and ends, closing the agent's stdin; it dies with the agent. It polls twice a second (each second where
+ * then each `inbox/*.msg` in name order until `inbox/close` finds no new message (looked for once more after it saw
+ * `close`, ADR 0093), and ends, closing the agent's stdin; it dies with the agent. A message is moved to `inbox/fed/`
+ * and any `close` removed before the agent can read it: once the agent answers it, the daemon's view (fed, answered,
+ * closed or not) is final, as it must be when that answer is the last line an idle agent writes. It polls twice a second (each second where
  * `sleep` takes whole seconds only). An older `stdin.fifo` is held open for the
  * daemon to write to. It appends stdout and stderr to files, survives SIGTERM long enough
  * to record the agent's status, and writes that status to `exit` atomically. Utilities go through `command -p`
@@ -29,12 +31,13 @@ if [ -p "$d/stdin.feed" ]; then
       fed=
       for m in "$d"/inbox/*.msg; do
         [ -f "$m" ] || continue
-        command -p cat "$m" || exit 0
-        command -p mv -f "$m" "$d/inbox/fed/"
+        f=$d/inbox/fed/\${m##*/}
+        command -p mv -f "$m" "$f" || continue
+        command -p rm -f "$d/inbox/close"
         fed=1
+        command -p cat "$f" || exit 0
       done
-      if [ -n "$fed" ]; then command -p rm -f "$d/inbox/close"
-      elif [ -f "$d/inbox/close" ]; then
+      if [ -z "$fed" ] && [ -f "$d/inbox/close" ]; then
         for m in "$d"/inbox/*.msg; do [ -f "$m" ] && continue 2; done
         exit 0
       fi

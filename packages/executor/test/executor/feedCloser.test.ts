@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Chunk, Effect, Stream } from "effect"
+import { Chunk, Effect, Schedule, Stream } from "effect"
 import * as fs from "node:fs"
 import * as DurableSession from "../../src/DurableSession"
 import { sessionFiles } from "../../src/DurableSession/sessionFiles"
@@ -7,6 +7,7 @@ import { PiHarness } from "../../src/harness/PiHarness"
 import { piCommand } from "../../src/harness/piChannel"
 import { idOfMessageFile } from "../../src/Intervention"
 import { feedCloser } from "../../src/WorkerExecutor/feedCloser"
+import { feedLine } from "../../src/WorkerExecutor/feedLine"
 import * as LocalTransport from "../../src/LocalTransport"
 import { startedWith } from "../startedWith"
 
@@ -72,4 +73,47 @@ describe("feedCloser on a real session and its feeder", () => {
       const fed = fs.readdirSync(sessionFiles(record.attemptDir).fed).filter((f) => f.endsWith(".msg")).map(idOfMessageFile)
       assert.deepStrictEqual(fed, ["usine-idle-1-0", "usine-idle-2-0"], "one probe per run's end, each fed once")
     }), 60_000)
+})
+
+/**
+ * Reports, for each line it reads, what the inbox holds at that moment, with shell built-ins only (no fork, so it
+ * looks before a feeder that wrote first and moved after could have moved): message files not yet fed, and `close`.
+ */
+const inboxWatcher = `while IFS= read -r line; do
+  n=0; for m in ../attempt/inbox/*.msg; do [ -e "$m" ] && n=$((n+1)); done
+  c=false; [ -e ../attempt/inbox/close ] && c=true
+  printf '{"type":"seen","inbox":%d,"close":%s}\\n' "$n" "$c"
+done`
+
+const seenLines = (file: string) =>
+  (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "").split("\n").filter((line) => line.includes('"seen"')).map((line) => JSON.parse(line) as { type: string; inbox: number; close: boolean })
+
+describe("the feeder of a fed session", () => {
+  it.scopedLive("moves a message to fed/ and removes a stale close before the CLI can read it: the CLI's answer is final for the daemon", () =>
+    Effect.gen(function* () {
+      const transport = LocalTransport.make()
+      const sessions = DurableSession.make(transport)
+      const { record } = yield* startedWith(sessions)({ argv: ["bash", "-c", inboxWatcher], stdin: "the task\n", feedInbox: true })
+      const files = sessionFiles(record.attemptDir)
+      const seen = (count: number) =>
+        Effect.sync(() => seenLines(files.stream)).pipe(
+          Effect.repeat({ until: (lines) => lines.length >= count, schedule: Schedule.spaced("20 millis") }),
+          Effect.timeout("10 seconds"),
+          Effect.andThen(Effect.sync(() => seenLines(files.stream)))
+        )
+      yield* seen(1)
+      // A close the daemon dropped on a stale view, and a message arriving with it (an operator's, or a probe).
+      yield* feedLine(transport, files.inbox, { id: "m-1", line: "a message\n" })
+      yield* transport.writeFile(files.close, "")
+      const lines = yield* seen(2)
+      assert.deepStrictEqual(lines[1], { type: "seen", inbox: 0, close: false }, "the message was fed and the stale close gone before the CLI read it")
+      yield* transport.writeFile(files.close, "")
+      const status = yield* sessions.status(record).pipe(
+        Effect.repeat({ until: (s) => s._tag === "Exited", schedule: Schedule.spaced("50 millis") }),
+        Effect.timeout("10 seconds"),
+        Effect.andThen(sessions.status(record))
+      )
+      assert.deepStrictEqual(status, { _tag: "Exited", exitCode: 0, signal: null }, "the close after the answer ended it")
+      assert.deepStrictEqual(fs.readdirSync(files.fed).filter((f) => f.endsWith(".msg")).map(idOfMessageFile), ["m-1"])
+    }), 30_000)
 })
