@@ -42,7 +42,11 @@ export const sshServer = (dir: string) =>
         "StrictModes no",
         "UsePAM no",
         "MaxSessions 50",
-        "MaxStartups 50"
+        "MaxStartups 50",
+        // sshd runs each command through the user's login shell; bash started by sshd reads ~/.bashrc unless it is
+        // nested (SHLVL ≥ 1). A machine whose root .bashrc runs `pyenv init` spends about 600 ms there on every
+        // command: the tests measure usine, not the host's shell start-up (README, `workers.<name>.host`).
+        "SetEnv SHLVL=1"
       ].join("\n")
     )
     fs.mkdirSync("/run/sshd", { recursive: true, mode: 0o755 })
