@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -8,6 +8,7 @@ import { daemonConfig, loop } from "./support/daemonConfig"
 import { freePort } from "./support/freePort"
 import { startUsine } from "./support/UsineProcess"
 import { upIn, upWorld } from "./support/upWorld"
+import { sshdAvailable, sshServer } from "../../../packages/executor/test/sshServer"
 
 /** A PATH holding every program of /usr/bin but bwrap: a host without bubblewrap, as the sandbox e2e test makes it. */
 const pathWithoutBwrap = (dir: string) => {
@@ -175,6 +176,52 @@ describe("usine doctor", () => {
         assert.strictEqual(broken.lines.length, 2, broken.lines.join("\n"))
         assert.strictEqual(broken.lines[0], `✓ usine ${version} on Node ${process.versions.node}`)
         assert.match(broken.lines[1] ?? "", /^✗ config: .*poll_interval.*\(run `usine check usine.yaml` for every problem\)$/)
+      }),
+    120_000
+  )
+
+  it.scoped.skipIf(!sshdAvailable)(
+    "says how long one command takes over each ssh Worker, and warns, naming the login shell, when it slows every Attempt",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* upWorld
+        const sshDir = join(world.dir, "ssh")
+        mkdirSync(sshDir)
+        // The slow host's shell spends 400 ms starting up, as one whose ~/.bashrc runs pyenv init does.
+        const slowStart = join(sshDir, "slow-start.sh")
+        writeFileSync(slowStart, "sleep 0.4\n")
+        const hosts: Array<string> = []
+        for (const [name, setEnv] of [["quick", {}], ["slow", { BASH_ENV: slowStart }]] as const) {
+          mkdirSync(join(sshDir, name))
+          const server = yield* sshServer(join(sshDir, name), { setEnv })
+          hosts.push(
+            `Host ${name}-host\n  HostName 127.0.0.1\n  Port ${server.port}\n  User ${process.env["USER"] ?? "root"}\n  IdentityFile ${join(sshDir, name, "client_key")}\n  UserKnownHostsFile ${server.knownHosts}\n`
+          )
+        }
+        writeFileSync(join(sshDir, "config"), hosts.join(""))
+        // The doctor's ssh reads that file through a wrapper first on its PATH; the user's own ssh config is left alone.
+        mkdirSync(join(world.dir, "bin"))
+        writeFileSync(join(world.dir, "bin", "ssh"), `#!/bin/sh\nexec /usr/bin/ssh -F '${join(sshDir, "config")}' "$@"\n`)
+        chmodSync(join(world.dir, "bin", "ssh"), 0o755)
+        const yaml = daemonConfig({
+          apiUrl: world.sim.url,
+          token: world.token,
+          boardPort: world.port,
+          workspaces: join(world.dir, "workspaces"),
+          loops: [loop("fix", "ready-for-agent")]
+        }).replace(
+          "workers:\n",
+          `workers:\n  quick:\n    type: ssh\n    host: quick-host\n    root: ${join(world.dir, "quick-root")}\n  slow:\n    type: ssh\n    host: slow-host\n    root: ${join(world.dir, "slow-root")}\n`
+        )
+        const { lines, stderr } = yield* doctorIn(world.dir, yaml, { PATH: `${join(world.dir, "bin")}:${process.env["PATH"] ?? ""}` })
+        const all = lines.join("\n")
+        const quick = lines.find((line) => line.startsWith("✓ worker quick: one command over ssh takes "))
+        assert.isDefined(quick, all + stderr)
+        assert.isBelow(Number(/takes (\d+) ms/.exec(quick ?? "")?.[1]), 250, all)
+        const slow = lines.find((line) => line.startsWith("! worker slow: one command over ssh takes "))
+        assert.isDefined(slow, all + stderr)
+        assert.isAtLeast(Number(/takes (\d+) ms/.exec(slow ?? "")?.[1]), 400, all)
+        assert.include(slow, "the login shell on slow-host is slow to start (bash reads ~/.bashrc for every command sshd runs;")
       }),
     120_000
   )

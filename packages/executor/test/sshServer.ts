@@ -18,8 +18,9 @@ const freePort = Effect.async<number>((resume) => {
 /**
  * An OpenSSH server on 127.0.0.1 with keys generated in `dir`, for the current user; the scope stops it.
  * Returns the ssh options a client needs: port, identity, and a known_hosts file holding the server's key.
+ * `setEnv` adds variables to every session (`BASH_ENV` stands in for a login shell slow to start).
  */
-export const sshServer = (dir: string) =>
+export const sshServer = (dir: string, settings: { readonly setEnv?: Readonly<Record<string, string>> } = {}) =>
   Effect.gen(function* () {
     const port = yield* freePort
     const keygen = (file: string) => execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", file])
@@ -46,7 +47,7 @@ export const sshServer = (dir: string) =>
         // sshd runs each command through the user's login shell; bash started by sshd reads ~/.bashrc unless it is
         // nested (SHLVL ≥ 1). A machine whose root .bashrc runs `pyenv init` spends about 600 ms there on every
         // command: the tests measure usine, not the host's shell start-up (README, `workers.<name>.host`).
-        "SetEnv SHLVL=1"
+        `SetEnv SHLVL=1${Object.entries(settings.setEnv ?? {}).map(([name, value]) => ` ${name}=${value}`).join("")}`
       ].join("\n")
     )
     fs.mkdirSync("/run/sshd", { recursive: true, mode: 0o755 })

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import type { UsineConfig } from "@usine/core/config/UsineConfig"
 import type { WorkerConfig } from "@usine/core/config/WorkerConfig"
 import * as LocalTransport from "@usine/executor/LocalTransport"
@@ -16,6 +16,9 @@ const MIN_FREE_BYTES = 1024 ** 3
 
 /** The oldest git usine's worktree and safety settings are tested with. */
 const MIN_GIT = [2, 30] as const
+
+/** A command over an ssh Worker's open connection taking longer than this, in milliseconds, slows every Attempt. */
+const SLOW_SSH_MS = 250
 
 const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`
 
@@ -43,6 +46,26 @@ const gitLine = (label: string, transport: WorkerTransportShape) =>
     return recent
       ? pass(`${label}: git ${match[0]}`)
       : fail(`${label}: git ${match[0]} is older than ${MIN_GIT.join(".")}: upgrade git there`)
+  })
+
+/**
+ * How long one command takes over the Worker's open ssh connection (the median of three): an Attempt runs dozens, and
+ * sshd starts each through the login shell, which for bash reads ~/.bashrc (a `pyenv init` there costs ~600 ms).
+ */
+const sshRoundTripLine = (label: string, host: string, transport: WorkerTransportShape) =>
+  Effect.gen(function* () {
+    const times: Array<number> = []
+    for (let i = 0; i < 3; i++) {
+      const start = yield* Clock.currentTimeMillis
+      yield* transport.exec({ argv: ["true"], timeoutMs: 30_000 })
+      times.push((yield* Clock.currentTimeMillis) - start)
+    }
+    const median = times.sort((a, b) => a - b)[1] ?? 0
+    return median > SLOW_SSH_MS
+      ? warn(
+        `${label}: one command over ssh takes ${median} ms, and an Attempt runs dozens: the login shell on ${host} is slow to start (bash reads ~/.bashrc for every command sshd runs; return early there when $PS1 is empty, before pyenv, nvm or conda set themselves up)`
+      )
+      : pass(`${label}: one command over ssh takes ${median} ms`)
   })
 
 const sandboxLines = (label: string, worker: WorkerConfig, transport: WorkerTransportShape) =>
@@ -87,6 +110,7 @@ export const checkWorker = (options: {
           ? pass(`${label}: reachable (${worker.type === "ssh" ? `ssh ${worker.host ?? name}` : "this machine"})`)
           : fail(`${label}: \`true\` exited ${reached.exitCode} on ${transport.host}`)
       ]
+      if (worker.type === "ssh") lines.push(yield* sshRoundTripLine(label, worker.host ?? name, transport))
       lines.push(...(yield* sandboxLines(label, worker, transport)))
       lines.push(yield* diskLine(label, transport, root))
       lines.push(yield* gitLine(label, transport))
