@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs"
 import { Duration, Effect, Redacted } from "effect"
-import { leadLedger } from "@usine/store/LedgerLeadership"
 import type { StartupPlan } from "./StartupPlan"
 
 /** The exit code of a node that lost the ledger's leadership: its service manager starts it again, as a standby. */
@@ -10,13 +9,15 @@ const LOST_LEADERSHIP_EXIT = 3
  * On a PostgreSQL ledger (ADR 0109): waits until this node leads it, saying who leads meanwhile; then, the moment
  * the lease is lost, ends the process at once: no drain, since a drain would act for a node that no longer leads.
  * The lease lasts two thirds of `ha.takeover_seconds`, a standby tries every second, so another node leads within
- * `takeover_seconds` of this one's loss. On SQLite, nothing: one process holds the file (its lock).
+ * `takeover_seconds` of this one's loss. On SQLite, nothing: one process holds the file (its lock), and the
+ * PostgreSQL client is not even loaded (ADR 0095: a start loads what its ledger needs).
  */
 export const leadTheLedger = (plan: StartupPlan) => {
   const ledger = plan.ledger
   if (ledger._tag === "sqlite") return Effect.void
   const takeover = plan.config.ha.takeoverSeconds
   return Effect.gen(function*() {
+    const { leadLedger } = yield* Effect.promise(() => import("@usine/store/LedgerLeadership"))
     const lease = yield* leadLedger({
       address: {
         url: ledger.url,

@@ -1,5 +1,5 @@
 /** Where and how the daemon exports its spans, from OpenTelemetry's standard variables. */
-interface TracingSettings {
+export interface TracingSettings {
   /** The traces URL: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as is, or `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`. */
   readonly url: string
   readonly protocol: "http/protobuf" | "http/json"

@@ -2,7 +2,6 @@ import { mkdirSync, readFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { Effect, Layer, Redacted } from "effect"
 import type { LedgerPlace } from "@usine/core/config/LedgerConfig"
-import * as PgSql from "@usine/store/PgSql"
 import * as SqlAuditLog from "@usine/store/SqlAuditLog"
 import * as NotificationOutbox from "@usine/store/NotificationOutbox"
 import * as ReadModel from "@usine/store/ReadModel"
@@ -13,13 +12,16 @@ import * as SqlRunStore from "@usine/store/SqlRunStore"
 import * as SqlTriggerRefusals from "@usine/store/SqlTriggerRefusals"
 import * as WriteBackOutbox from "@usine/store/WriteBackOutbox"
 
-/** SQLite: its folder created, the lock taken (a second daemon on the same file is refused). PostgreSQL: connected. */
+/**
+ * SQLite: its folder created, the lock taken (a second daemon on the same file is refused). PostgreSQL: connected,
+ * its client loaded only then (a SQLite start does not read it, ADR 0095).
+ */
 const ledgerSql = (ledger: LedgerPlace, node: string) =>
   ledger._tag === "sqlite"
     ? Sql.layer(ledger.file).pipe(
       Layer.provide(Layer.effectDiscard(Effect.sync(() => mkdirSync(dirname(ledger.file), { recursive: true }))))
     )
-    : Layer.unwrapEffect(Effect.sync(() =>
+    : Layer.unwrapEffect(Effect.map(Effect.promise(() => import("@usine/store/PgSql")), (PgSql) =>
       PgSql.layer({
         url: ledger.url,
         password: ledger.passwordFile === undefined ? undefined : Redacted.make(readFileSync(ledger.passwordFile, "utf8").trim()),
