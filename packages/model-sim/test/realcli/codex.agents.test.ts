@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schedule } from "effect"
 import { execFileSync } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -124,9 +124,9 @@ describe("the real Codex CLI against the scripted model", () => {
       Effect.gen(function* () {
         const s = yield* agentSession(CodexHarness, { turns: [{ fault: "hang" }] })
         yield* s.cli.lineWhere((l) => l.includes('"turn.started"') || l.includes('"turn/started"'), "15 seconds")
+        // Codex may print turn/started before its request reaches the model server: wait for it, 50 ms apart.
         yield* Effect.suspend(() => (s.sim.requests.length === 1 ? Effect.void : Effect.fail("no request yet"))).pipe(
-          Effect.retry({ times: 100 }),
-          Effect.delay("50 millis")
+          Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("15 seconds")))
         )
         const printed = s.cli.lines.length
         yield* Effect.sleep("3 seconds")
