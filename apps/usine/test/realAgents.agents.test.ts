@@ -13,8 +13,9 @@ import { MODEL_KEY, type RealAgentWorld, realAgentWorld } from "./realAgents/Rea
 /** The real Codex CLI (`@openai/codex`, a dev dependency): its npm launcher starts the native binary. */
 const CODEX = fileURLToPath(new URL("../node_modules/.bin/codex", import.meta.url))
 const ALWAYS = Number.POSITIVE_INFINITY
-// LoopConfig accepts whole minutes only, so the stall scenario costs a real minute.
-const STALL_MINUTES = 0.5
+// Codex gives up on a dead provider after some 27 s of its own retries (30.3 s on a loaded CI machine): the stall
+// limit sits well above, so the dead scenario shows which of the two ended the Attempt. No scenario waits for it.
+const STALL_MINUTES = 1
 
 class CodexWorld extends Context.Tag("test/CodexWorld")<CodexWorld, RealAgentWorld>() {}
 

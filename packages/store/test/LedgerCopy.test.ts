@@ -55,6 +55,11 @@ describe.skipIf(skip)("usine ledger migrate: a SQLite ledger copied into Postgre
         assert.isAtLeast(compared.filter((c) => c.rows > 0).length, 8, "the seed reaches many tables")
         // Parents are copied before children (the foreign keys would refuse otherwise).
         assert.isBelow(reported.findIndex((r) => r.startsWith("usine_events:")), reported.findIndex((r) => r.startsWith("usine_runs:")))
+        // The planner has statistics for every copied table, as after any bulk load.
+        const unanalyzed = yield* pg<{ table: string }>`
+          SELECT relname AS "table" FROM pg_stat_user_tables WHERE relname LIKE 'usine_%' AND last_analyze IS NULL
+        `
+        assert.deepStrictEqual(unanalyzed.map((r) => r.table).filter((t) => compared.some((c) => c.table === t)), [])
         const [maxSeq] = yield* sqlite<{ seq: number }>`SELECT max(seq) AS seq FROM usine_transitions`
         const [run] = yield* pg<{ id: string }>`SELECT id FROM usine_runs LIMIT 1`
         const [next] = yield* pg<{ seq: number }>`
