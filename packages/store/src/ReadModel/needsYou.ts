@@ -85,14 +85,16 @@ export const makeNeedsYou = (sql: SqlClient.SqlClient) => {
       sql`SELECT ${sql.literal(SUMMARY_COLUMNS)}, r.task FROM usine_runs r
           WHERE r.state = 'Waiting' ORDER BY r.received_at, r.id LIMIT ${limit}`
   })
+  // Each Run's latest Attempt looked up by key, Run by Run in the list's order: joined on `number = max(number)`,
+  // PostgreSQL hashed every Attempt of the ledger instead (500 ms a page at 100,000 Runs; bench/RESULTS.md).
+  const latestAttempt = sql`(SELECT m.id FROM usine_attempts m WHERE m.run_id = r.id ORDER BY m.number DESC LIMIT 1)`
   // The partial index orders failed Runs by `updated_at`; `state = 'Failed'` must stay a literal for it to apply.
   const failed = SqlSchema.findAll({
     Request: Schema.Number,
     Result: FailedRow,
     execute: (limit) =>
       sql`SELECT ${sql.literal(SUMMARY_COLUMNS)}, a.id AS attempt_id, a.number AS attempt_number, a.outcome_json
-          FROM usine_runs r ${indexedBy(sql, "usine_runs_failed_updated")} JOIN usine_attempts a ON a.run_id = r.id
-            AND a.number = (SELECT max(number) FROM usine_attempts m WHERE m.run_id = r.id)
+          FROM usine_runs r ${indexedBy(sql, "usine_runs_failed_updated")} JOIN usine_attempts a ON a.id = ${latestAttempt}
           WHERE r.state = 'Failed' AND a.outcome_json IS NOT NULL
             AND (r.resolved_failure_attempt_id IS NULL OR r.resolved_failure_attempt_id <> a.id)
           ORDER BY r.updated_at DESC, r.id DESC LIMIT ${limit}`
@@ -111,8 +113,7 @@ export const makeNeedsYou = (sql: SqlClient.SqlClient) => {
     execute: (limit) =>
       sql`SELECT ${sql.literal(SUMMARY_COLUMNS)}, r.task, a.id AS attempt_id, a.number AS attempt_number, a.outcome_json,
             a.patch, a.patch_cut
-          FROM usine_runs r JOIN usine_attempts a ON a.run_id = r.id
-            AND a.number = (SELECT max(number) FROM usine_attempts m WHERE m.run_id = r.id)
+          FROM usine_runs r JOIN usine_attempts a ON a.id = ${latestAttempt}
           WHERE r.state = 'Reviewing' AND a.outcome_json IS NOT NULL ORDER BY r.updated_at, r.id LIMIT ${limit}`
   })
   const tail = findAllByKey(TranscriptLineFromRow, (attemptId) =>
