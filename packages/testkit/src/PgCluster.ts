@@ -138,7 +138,8 @@ export const psqlOn = (url: string, statement: string): Effect.Effect<string, Pg
     let err = ""
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()))
-    child.on("exit", (code) =>
+    // `close`, not `exit`: the exit can come before the last of its output has been read.
+    child.on("close", (code) =>
       resume(code === 0 ? Effect.succeed(out.trim()) : Effect.fail(new PgClusterFailed({ reason: `psql ${statement}: ${err.trim()}` }))))
   })
 
