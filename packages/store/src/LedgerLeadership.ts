@@ -85,7 +85,12 @@ export const makeLedgerLeadership = (options: LeadershipOptions) =>
     const handBack = (epoch: number) =>
       sql`UPDATE usine_leadership SET expires_at = clock_timestamp() WHERE id = 1 AND node = ${node} AND epoch = ${epoch}`
 
-    const waitToLead: Effect.Effect<number> = take.pipe(
+    /** Whether the lease is held and good by the database's clock: a standby then does not queue for the row's lock. */
+    const held = sql<{ held: boolean }>`
+      SELECT expires_at > clock_timestamp() AS held FROM usine_leadership WHERE id = 1
+    `.pipe(Effect.map((rows) => rows[0]?.held === true))
+
+    const waitToLead: Effect.Effect<number> = Effect.flatMap(held, (isHeld) => (isHeld ? Effect.succeed(Option.none()) : take)).pipe(
       Effect.tapError((error) => Effect.logWarning(`could not try for the ledger's leadership: ${error.message}`)),
       Effect.option,
       Effect.map(Option.flatten),
@@ -138,7 +143,8 @@ export const makeLedgerLeadership = (options: LeadershipOptions) =>
       })
       // A lost lease is never renewed again: a node that judged itself deposed must not keep the lease alive.
       yield* renewal.pipe(
-        Effect.repeat({ schedule: Schedule.spaced(Duration.millis(leaseMs / 5)), while: () => !gone }),
+        // On a fixed cadence: a slow renewal must not push the next one later still.
+        Effect.repeat({ schedule: Schedule.fixed(Duration.millis(leaseMs / 5)), while: () => !gone }),
         Effect.forkScoped
       )
       // The watchdog: a process paused past half its lease finds it lost on its first step back.

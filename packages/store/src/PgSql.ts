@@ -9,12 +9,14 @@ import { LedgerConnection } from "./LedgerConnection"
 import ledger0001 from "./migrations-pg/0001_ledger"
 import leadership0002 from "./migrations-pg/0002_leadership"
 import audit0003 from "./migrations-pg/0003_audit"
+import leadershipKeyShare0004 from "./migrations-pg/0004_leadership_key_share"
 
 /** PostgreSQL's migrations, numbered on their own; never edit one that has shipped, add the next number. */
 const migrations = Migrator.fromRecord({
   "0001_ledger": ledger0001,
   "0002_leadership": leadership0002,
-  "0003_audit": audit0003
+  "0003_audit": audit0003,
+  "0004_leadership_key_share": leadershipKeyShare0004
 })
 
 const INT8 = 20
