@@ -88,6 +88,7 @@ describeEngines("Attempts", (engine) => {
         const run = yield* opened("d")
         const first = yield* store.beginAttempt(run.id, { live: () => true })
         if (first._tag !== "Started") return assert.fail("expected Started")
+        yield* store.recordSession(first.attempt.id, "pid:1")
         const seen: Array<string> = []
         const reattached = yield* store.beginAttempt(run.id, { live: (a) => (seen.push(a.id), true) })
         assert.deepStrictEqual([reattached._tag, seen], ["Reattached", [first.attempt.id]])
@@ -98,11 +99,50 @@ describeEngines("Attempts", (engine) => {
         const [closed] = yield* store.attempts(run.id)
         assert.strictEqual(closed?.outcome?._tag, "Failed")
         if (closed?.outcome?._tag === "Failed") assert.strictEqual(closed.outcome.failure.reason, "session gone after restart")
-        yield* store.beginAttempt(run.id, { live: () => false })
+        if (second._tag === "Started") yield* store.recordSession(second.attempt.id, "pid:2")
+        const third = yield* store.beginAttempt(run.id, { live: () => false })
+        if (third._tag === "Started") yield* store.recordSession(third.attempt.id, "pid:3")
         const failed = yield* store.beginAttempt(run.id, { live: () => false })
         assert.deepStrictEqual([failed._tag, failed.run.state._tag], ["Failed", "Failed"])
         assert.strictEqual((yield* store.attempts(run.id)).length, 3)
         assert.isTrue((yield* store.attempts(run.id)).every((a) => a.outcome !== undefined))
+      }))
+
+    it.effect("an Attempt the daemon stopped before its agent started is retried at once and not counted, up to 5 such stops (ADR 0110)", () =>
+      Effect.gen(function* () {
+        const store = yield* runLedger
+        const run = yield* opened("g")
+        // Two restarts while Attempts were being prepared (no session recorded): each is retried.
+        yield* store.beginAttempt(run.id, { live: () => true })
+        for (const number of [2, 3]) {
+          const next = yield* store.beginAttempt(run.id, { live: () => false })
+          assert.isTrue(next._tag === "Started" && next.attempt.number === number, `Attempt ${number} started`)
+        }
+        const stopped = (yield* store.attempts(run.id)).slice(0, 2)
+        for (const a of stopped) {
+          assert.isTrue(
+            a.outcome?._tag === "Failed" && a.outcome.failure._tag === "InfraFailure" && a.outcome.failure.kind === "DaemonStopped",
+            JSON.stringify(a.outcome)
+          )
+        }
+        // Attempts 3 and 4 fail on the infrastructure after their agent ran: both are retried, as Attempts 1 and 2 would be.
+        const third = (yield* store.attempts(run.id))[2]!
+        yield* store.recordSession(third.id, "pid:3")
+        assert.strictEqual((yield* store.finishAttempt(third.id, infra))._tag, "RetryAttempt")
+        const fourth = yield* store.beginAttempt(run.id, { live: () => true })
+        if (fourth._tag !== "Started") return assert.fail("expected Started")
+        yield* store.recordSession(fourth.attempt.id, "pid:4")
+        assert.strictEqual((yield* store.finishAttempt(fourth.attempt.id, infra))._tag, "RetryAttempt")
+        // Three more stops before an agent started: the fifth stop fails the Run, saying why.
+        yield* store.beginAttempt(run.id, { live: () => true })
+        for (const number of [6, 7]) {
+          const next = yield* store.beginAttempt(run.id, { live: () => false })
+          assert.isTrue(next._tag === "Started" && next.attempt.number === number, `Attempt ${number} started`)
+        }
+        const failed = yield* store.beginAttempt(run.id, { live: () => false })
+        assert.deepStrictEqual([failed._tag, failed.run.state._tag], ["Failed", "Failed"])
+        const last = (yield* store.transitions(run.id)).at(-1)
+        assert.include(last?.reason ?? "", "the daemon stopped 5 times before this Run's agent started")
       }))
 
     it.effect("a Pending Run that needs approval, and a Waiting Run, cannot start", () =>

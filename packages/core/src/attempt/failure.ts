@@ -12,8 +12,11 @@ export class InfraFailure extends Schema.TaggedError<InfraFailure>()("InfraFailu
   ...fields,
   /** When the provider says it will accept work again (a quota reset), as epoch milliseconds. */
   retryAt: Schema.optional(Schema.Number),
-  /** Which infrastructure failed, when usine knows a name for it: `SetupFailed`, the Loop's `setup:` commands. */
-  kind: Schema.optional(Schema.Literal("SetupFailed"))
+  /**
+   * Which infrastructure failed, when usine knows a name for it: `SetupFailed`, the Loop's `setup:` commands;
+   * `DaemonStopped`, the daemon stopped (a crash, a lost leadership) while it prepared the Attempt, before any agent ran.
+   */
+  kind: Schema.optional(Schema.Literal("SetupFailed", "DaemonStopped"))
 }) {
   readonly category = "infrastructure" as const
   readonly retryable = true

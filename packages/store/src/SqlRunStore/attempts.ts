@@ -2,6 +2,7 @@ import { Clock, Effect, Match, Option } from "effect"
 import { Attempt } from "@usine/core/attempt/Attempt"
 import { InfraFailure } from "@usine/core/attempt/failure"
 import { AttemptFailed, type AttemptOutcome } from "@usine/core/attempt/outcome"
+import { daemonStopped, daemonStopsOf, MAX_DAEMON_STOPS } from "@usine/core/attempt/DaemonStops"
 import { shouldAutoRetry } from "@usine/core/attempt/shouldAutoRetry"
 import { type AttemptId, attemptIdOf, DEFAULT_STEP } from "@usine/core/ids/AttemptId"
 import type { RunId } from "@usine/core/ids/RunId"
@@ -34,20 +35,26 @@ export const makeAttempts = (ledger: Ledger) => {
       return attempt
     })
 
-  /** Running: reattach a live open Attempt, or close a gone one as InfraFailure and go on as the policy says. */
+  /**
+   * Running: reattach a live open Attempt, or close a gone one and go on as the policy says. One without a session
+   * never ran its agent: the daemon stopped while it prepared it, which is not the Run's doing, so it is retried at
+   * once and does not count against the Run's automatic retries, up to `MAX_DAEMON_STOPS` (ADR 0110).
+   */
   const resume = (run: Run, state: Running, live: (attempt: Attempt) => boolean, worker: string | undefined) =>
     Effect.gen(function* () {
       const open = yield* attempts.openOf(run.id)
       if (Option.isSome(open)) {
         if (live(open.value)) return { _tag: "Reattached", run, attempt: open.value } satisfies BeginResult
-        const failure = new InfraFailure({ reason: "session gone after restart" })
+        const stops = daemonStopsOf(yield* attempts.allOf(run.id))
+        const unstarted = open.value.session === undefined
+        const failure = unstarted ? daemonStopped() : new InfraFailure({ reason: "session gone after restart" })
         yield* attempts.close(open.value.id, new AttemptFailed({ failure }), yield* Clock.currentTimeMillis)
-        if (!shouldAutoRetry(failure, open.value.number)) {
-          const failed = yield* writer.save(
-            run,
-            { state: fail(state) },
-            engine(`Attempt ${open.value.number}: session gone after restart`)
-          )
+        const giveUp = unstarted ? stops + 1 >= MAX_DAEMON_STOPS : !shouldAutoRetry(failure, open.value.number, stops)
+        if (giveUp) {
+          const why = unstarted
+            ? `the daemon stopped ${stops + 1} times before this Run's agent started; its log says why`
+            : `Attempt ${open.value.number}: session gone after restart`
+          const failed = yield* writer.save(run, { state: fail(state) }, engine(why))
           return { _tag: "Failed", run: failed } satisfies BeginResult
         }
       }
@@ -91,6 +98,9 @@ export const makeAttempts = (ledger: Ledger) => {
           const state = run.state
           if (state._tag !== "Running") return yield* conflict(run, `finish Attempt ${attempt.number}`)
           const close = Effect.flatMap(Clock.currentTimeMillis, (now) => attempts.close(attemptId, outcome, now))
+          const daemonStops = outcome._tag === "Failed" && outcome.failure._tag === "InfraFailure"
+            ? daemonStopsOf(yield* attempts.allOf(attempt.runId))
+            : 0
           return yield* Match.value(outcome).pipe(
             Match.tagsExhaustive({
               Succeeded: ({ result }) =>
@@ -106,7 +116,7 @@ export const makeAttempts = (ledger: Ledger) => {
                   Effect.map((closed): FinishDecision => ({ _tag: "Closed", run: closed }))
                 ),
               Failed: ({ failure }) =>
-                shouldAutoRetry(failure, attempt.number)
+                shouldAutoRetry(failure, attempt.number, daemonStops)
                   ? close.pipe(
                     Effect.zipRight(writer.save(run, {}, engine(`Attempt ${attempt.number} retries: ${failure.message}`))),
                     Effect.map((same): FinishDecision => ({ _tag: "RetryAttempt", run: same }))
