@@ -100,6 +100,12 @@ export class Executor extends Context.Tag("usine/Executor")<
      * None when it could not (the work then stays in the Worker's mirror).
      */
     readonly salvageHeld: (run: Run, held: HeldWork, attemptNumber: number) => Effect.Effect<Option.Option<string>>
+    /**
+     * After the ledger recorded the Attempt's outcome: removes what the Attempt no longer needs (its folder, once its
+     * work is kept elsewhere). Never before that record: a crash in between would leave the ledger an open Attempt
+     * with nothing to follow, and its agent would be run again (ADR 0110). Absent: nothing to remove.
+     */
+    readonly release?: (attempt: Attempt) => Effect.Effect<void>
     /** Salvages or removes every workspace an earlier process left; keeps those of live sessions. */
     readonly recoverWorkspaces: (liveAttempts: ReadonlyArray<Attempt>) => Effect.Effect<RecoveryReport>
   }

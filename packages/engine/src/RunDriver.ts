@@ -105,11 +105,11 @@ export class RunDriver extends Effect.Service<RunDriver>()("usine/RunDriver", {
       fiber.addObserver(slot.release)
     }
 
-    const takeSlot: DriverHooks["takeSlot"] = (run, prefer) =>
+    const takeSlot: DriverHooks["takeSlot"] = (run, prefer, occupied) =>
       Effect.gen(function*() {
         const runId = run.id
         const place = yield* Effect.acquireRelease(
-          slots.request(run, prefer, (slot) => resume(runId, slot)).pipe(Effect.either),
+          slots.request(run, prefer, (slot) => resume(runId, slot), occupied).pipe(Effect.either),
           (place) =>
             Effect.sync(() => {
               if (Either.isRight(place) && place.right._tag === "Granted") place.right.slot.release()

@@ -124,7 +124,7 @@ export class WorkerSlots extends Effect.Service<WorkerSlots>()("usine/WorkerSlot
       return prefer !== undefined && capacity.has(prefer) ? [prefer] : capableWorkers(workers, run, allowed)
     }
 
-    const enqueue = (run: SlotRun, prefer: string | undefined, onGrant: (slot: HeldSlot) => void) =>
+    const enqueue = (run: SlotRun, prefer: string | undefined, onGrant: (slot: HeldSlot) => void, occupied = false) =>
       Effect.suspend((): Effect.Effect<{ readonly place: SlotPlace; readonly waiter: Waiter }, NoCapableWorker> => {
         const eligible = eligibleFor(run, prefer)
         if (eligible.length === 0) return new NoCapableWorker({ runId: run.id, loop: run.loop, agent: run.agent })
@@ -137,6 +137,11 @@ export class WorkerSlots extends Effect.Service<WorkerSlots>()("usine/WorkerSlot
           eligible,
           onGrant: undefined,
           granted: undefined
+        }
+        // A live session already runs on its Worker: following it takes nothing more there, so it is granted at once,
+        // over the capacity if need be (new work then waits until usage is under it again).
+        if (occupied && prefer !== undefined && capacity.has(prefer)) {
+          return Effect.succeed({ place: { _tag: "Granted", slot: hold(prefer) }, waiter })
         }
         let at = waiting.length
         while (at > 0 && byReceipt(waiting[at - 1]!, waiter) > 0) at--
@@ -159,10 +164,12 @@ export class WorkerSlots extends Effect.Service<WorkerSlots>()("usine/WorkerSlot
 
     /**
      * Takes a free slot for the Run now, or queues it: `onGrant` is then called once with the slot, synchronously
-     * from the fiber that freed it. `prefer` pins a reattach to the Worker it ran on.
+     * from the fiber that freed it. `prefer` pins a reattach to the Worker it ran on; `occupied` says the Run's
+     * session still runs there (a restart, a takeover), so its slot is granted at once: a reattach never waits behind
+     * new work while its agent runs on unwatched (ADR 0110).
      */
-    const request = (run: SlotRun, prefer: string | undefined, onGrant: (slot: HeldSlot) => void) =>
-      Effect.map(enqueue(run, prefer, onGrant), ({ place }) => place)
+    const request = (run: SlotRun, prefer: string | undefined, onGrant: (slot: HeldSlot) => void, occupied = false) =>
+      Effect.map(enqueue(run, prefer, onGrant, occupied), ({ place }) => place)
 
     /** Takes the Run's queued request out of the queue; false when none waits (already granted, or never queued). */
     const withdraw = (runId: string) =>

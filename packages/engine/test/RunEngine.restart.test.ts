@@ -41,6 +41,21 @@ describe("RunEngine restart", () => {
       assert.strictEqual((yield* store.attempts(run))[0]?.session, `memory:${attempt(1)}`)
     }))
 
+  it.scoped("the executor releases an Attempt only once the ledger holds its outcome (ADR 0110)", () =>
+    Effect.gen(function*() {
+      const ledger = yield* tempLedger
+      const memory = yield* InMemoryExecutor.make
+      memory.script(run, Script.succeed("1 minute"))
+      const { engine, store } = yield* startEngine({ ledger, executor: memory })
+      memory.onRelease = (a) => Effect.map(store.attempts(a.runId), (all) => all.find((x) => x.id === a.id)?.outcome?._tag)
+      yield* engine.submit(s)
+      yield* until("attempt 1 started", () => memory.executions.length === 1)
+      yield* TestClock.adjust("2 minutes")
+      yield* untilState(store, run, "Succeeded")
+      yield* until("released", () => memory.releases.length === 1)
+      assert.deepStrictEqual(memory.releases, [{ attemptId: attempt(1), seen: "Succeeded" }])
+    }))
+
   it.scoped("an Attempt whose session is gone is recorded as InfraFailure and the next Attempt runs", () =>
     Effect.gen(function*() {
       const ledger = yield* tempLedger

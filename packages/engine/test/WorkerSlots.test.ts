@@ -127,6 +127,25 @@ describe("WorkerSlots", () => {
       yield* reattach.release
     }).pipe(Effect.provide(TestLayer)))
 
+  it.effect("a live session's reattach is granted at once, over the capacity; new work waits until usage is under it (ADR 0110)", () =>
+    Effect.gen(function*() {
+      const slots = yield* WorkerSlots
+      const granted: Array<string> = []
+      const busy = yield* hold(run("a", "build", 5), granted, "w2")
+      // The reattach's Run was received earlier than nothing here and later than "a": it does not queue at all.
+      const live = yield* slots.request(run("b", "build", 6), "w2", () => assert.fail("granted at once, never from the queue"), true)
+      assert.strictEqual(live._tag, "Granted")
+      assert.deepStrictEqual((yield* slots.usage).inUse.w2, 2)
+      const fresh = yield* hold(run("c", "review", 7), granted)
+      assert.deepStrictEqual(granted, ["a@w2"], "w2 is over its capacity: new work waits")
+      yield* busy.release
+      assert.deepStrictEqual(granted, ["a@w2"], "one slot in use on w2 still, its capacity")
+      if (live._tag === "Granted") live.slot.release()
+      yield* settle
+      assert.deepStrictEqual(granted, ["a@w2", "c@w2"])
+      yield* fresh.release
+    }).pipe(Effect.provide(TestLayer)))
+
   describe("setWorkers (a reload, ADR 0052)", () => {
     const w = (name: string, maxConcurrentAttempts: number, agents: ReadonlyArray<string> = ["codex", "claude"]) => ({
       name,

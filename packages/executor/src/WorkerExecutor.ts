@@ -127,12 +127,11 @@ export const make = (options: WorkerExecutorOptions) =>
           )
         )
         if (proxy !== undefined) yield* proxy.flush
-        // Once the outcome is in the journal and the work is kept elsewhere the folder has served; a failed salvage
-        // leaves it for the next Attempt of the Run or the next start to salvage again (ADR 0047).
+        // Once the outcome is in the journal and the work is kept elsewhere the folder has served: `release` removes it
+        // once the ledger has the outcome too (ADR 0110). A failed salvage leaves it for the next Attempt of the Run or
+        // the next start to salvage again (ADR 0047).
         const ended = prepared.journal.find("outcome", () => true)
-        if (Option.exists(ended, (entry) => entry.folderServed)) {
-          yield* worker.workspace.remove(prepared.attemptDir).pipe(Effect.ignoreLogged)
-        } else if (Option.isSome(ended)) {
+        if (Option.isSome(ended) && !ended.value.folderServed) {
           yield* Effect.logWarning("the Attempt's work could not be salvaged; its folder stays on the Worker").pipe(
             Effect.annotateLogs({ worker: workerName, attemptDir: prepared.attemptDir })
           )
@@ -187,9 +186,21 @@ export const make = (options: WorkerExecutorOptions) =>
       return harvested
     })
 
+    /** The folder of an Attempt whose outcome the ledger holds, removed once its journal says the folder has served. */
+    const release = (attempt: Attempt) =>
+      Effect.gen(function* () {
+        const found = yield* locator.find(attempt.id, attempt.worker)
+        if (Option.isNone(found)) return
+        const { attemptDir, worker } = found.value
+        const entries = yield* readJournal(worker.transport, attemptDir)
+        const served = Option.exists(entries, (all) => all.some((e) => e._tag === "outcome" && e.folderServed))
+        if (served) yield* worker.workspace.remove(attemptDir)
+      }).pipe(Effect.ignoreLogged, Effect.annotateLogs({ attemptId: attempt.id }))
+
     return Executor.of({
       isLive: (attempt: Attempt) => attemptIsLive(locator, attempt),
       execute,
+      release,
       cancel,
       intervene: (attemptId, message) => deliverIntervention(locator, attemptId, message),
       salvageHeld: (run, held, attemptNumber) => salvageHeldWork(settings, locator, run, held, attemptNumber),

@@ -84,6 +84,10 @@ export class InMemoryExecutor {
   readonly cancels: Array<AttemptId> = []
   readonly interventions: Array<{ readonly attemptId: AttemptId; readonly message: string }> = []
   readonly recoveries: Array<ReadonlyArray<AttemptId>> = []
+  /** Attempts the engine released after recording their outcome, each with what `onRelease` answered then. */
+  readonly releases: Array<{ readonly attemptId: AttemptId; readonly seen: unknown }> = []
+  /** Looked at when an Attempt is released: a test reads the ledger there. */
+  onRelease: (attempt: Attempt) => Effect.Effect<unknown> = () => Effect.void
   private readonly sessions = new Map<AttemptId, Session>()
   private readonly harvests = new Map<AttemptId, StepResult>()
   private readonly scripts = new Map<string, ReadonlyArray<Script>>()
@@ -134,6 +138,8 @@ export class InMemoryExecutor {
   readonly executor: Executor["Type"] = {
     isLive: (attempt) => Effect.sync(() => this.sessions.has(attempt.id) && this.sessions.get(attempt.id)!.status !== "gone"),
     execute: (request) => this.execute(request),
+    release: (attempt) =>
+      Effect.map(Effect.suspend(() => this.onRelease(attempt)), (seen) => void this.releases.push({ attemptId: attempt.id, seen })),
     cancel: (attemptId) =>
       Effect.sync(() => {
         this.cancels.push(attemptId)

@@ -19,7 +19,9 @@ export interface DriverHooks extends ClaimFollowUp {
    */
   readonly takeSlot: (
     run: Run,
-    prefer: string | undefined
+    prefer: string | undefined,
+    /** The Run's session still runs on `prefer`: granted at once, even over the Worker's capacity. */
+    occupied: boolean
   ) => Effect.Effect<Option.Option<Either.Either<Slot, NoCapableWorker>>, never, Scope.Scope>
 }
 
@@ -88,7 +90,7 @@ const nextAttempt = (run: Run, policy: LoopPolicy, hooks: DriverHooks, bell: Bel
       return Option.some(yield* executeAttempt(run, policy, open, Either.right(granted)).pipe(Effect.withSpan("RunDriver.attempt")))
     }
     const prepared = yield* prepareAttempt(run, policy, bell)
-    const slot = yield* hooks.takeSlot(run, prepared.prefer)
+    const slot = yield* hooks.takeSlot(run, prepared.prefer, prepared.live)
     if (Option.isNone(slot)) return Option.none()
     return Option.some(yield* executeAttempt(run, policy, prepared.open, slot.value).pipe(Effect.withSpan("RunDriver.attempt")))
   }))

@@ -36,6 +36,8 @@ const runaway = (minutes: number) =>
 interface Prepared {
   readonly open: Option.Option<Attempt>
   readonly prefer: string | undefined
+  /** The open Attempt's session still runs (on `prefer`). */
+  readonly live: boolean
 }
 
 /**
@@ -58,7 +60,7 @@ export const prepareAttempt = Effect.fn("RunDriver.prepareAttempt")(function*(
   const prefer = wasLive
     ? Option.getOrUndefined(Option.flatMap(open, (a) => Option.fromNullable(a.worker)))
     : Option.getOrUndefined(Option.map(held, (h) => h.held.worker))
-  return { open, prefer } satisfies Prepared
+  return { open, prefer, live: wasLive } satisfies Prepared
 })
 
 /**
@@ -159,5 +161,6 @@ export const executeAttempt = Effect.fnUntraced(function*(
     )
   )
   if (ended.stop) yield* executor.cancel(attempt.id)
+  else if (executor.release !== undefined) yield* executor.release(attempt)
   return decision
 })

@@ -55,7 +55,11 @@ export const AttemptLocator = {
           const { attemptDir, worktree } = yield* candidate.workspace.locate(attemptId)
           const present = yield* candidate.transport.readFile(path.join(attemptDir, "workspace.json"), { maxBytes: 0 })
           return Option.isSome(present) ? Option.some({ worker: candidate, attemptDir, worktree }) : Option.none()
-        }).pipe(Effect.orElseSucceed(() => Option.none<LocatedAttempt>()))
+        }).pipe(
+          Effect.catchAll((error) =>
+            Effect.as(Effect.logInfo(`could not look for attempt ${attemptId} on Worker ${name}: ${error.message}`), Option.none<LocatedAttempt>())
+          )
+        )
 
       const find = (attemptId: string, hint?: string) =>
         Effect.gen(function* () {

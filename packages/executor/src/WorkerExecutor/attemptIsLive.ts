@@ -10,14 +10,15 @@ import type { AttemptLocator } from "./AttemptLocator"
  * it (verify, harvest) still to do. Only a session that vanished without an exit status is not live: the engine
  * records that as an InfraFailure, and recovery salvages the worktree.
  */
-export const attemptIsLive = (locator: AttemptLocator, attempt: Attempt): Effect.Effect<boolean> =>
-  Effect.gen(function* () {
+export const attemptIsLive = (locator: AttemptLocator, attempt: Attempt): Effect.Effect<boolean> => {
+  const gone = (why: string) => Effect.as(Effect.logInfo(`attempt ${attempt.number} cannot be followed again: ${why}`), false)
+  return Effect.gen(function* () {
     const found = yield* locator.find(attempt.id, attempt.worker)
-    if (Option.isNone(found)) return false
+    if (Option.isNone(found)) return yield* gone(`its folder is on no Worker${attempt.worker === undefined ? "" : ` (it ran on ${attempt.worker})`}`)
     const { attemptDir, worker } = found.value
     locator.place(attempt.id, worker.name)
     const entries = yield* readJournal(worker.transport, attemptDir)
-    if (Option.isNone(entries)) return false
+    if (Option.isNone(entries)) return yield* gone(`no readable journal in ${attemptDir}`)
     if (entries.value.some((e) => e._tag === "outcome")) return true
     const turns = entries.value.flatMap((e) => (e._tag === "turn" ? [e.turn] : []))
     if (turns.length === 0) return true
@@ -25,5 +26,7 @@ export const attemptIsLive = (locator: AttemptLocator, attempt: Attempt): Effect
     if (entries.value.some((e) => e._tag === "turnEnd" && e.turn === current)) return true
     const record = yield* turnSession(worker.transport, turnDir(attemptDir, current))
     if (Option.isNone(record)) return true
-    return (yield* worker.sessions.status(record.value))._tag !== "Gone"
-  }).pipe(Effect.orElseSucceed(() => false))
+    const status = yield* worker.sessions.status(record.value)
+    return status._tag === "Gone" ? yield* gone(`turn ${current}'s session (pid ${record.value.pid}) ended without an exit status`) : true
+  }).pipe(Effect.catchAll((error) => gone(`its Worker did not answer: ${error.message}`)))
+}

@@ -56,7 +56,10 @@ describe("WorkerExecutor against the GitHub emulator", () => {
         const said = log.rows.filter((row) => row.kind === "assistant").map((row) => row.text)
         assert.deepStrictEqual(said, ["first try", "fixing after feedback"])
         assert.strictEqual(log.sessions.length, 2, "one session per turn")
-        assert.isFalse(fs.existsSync(path.join(t.root, "attempts", `${run.id}_main_1`)), "the workspace is removed")
+        const folder = path.join(t.root, "attempts", `${run.id}_main_1`)
+        assert.isTrue(fs.existsSync(folder), "the workspace stays until the engine has recorded the outcome (ADR 0110)")
+        yield* t.executor.release!(makeAttempt(run, 1))
+        assert.isFalse(fs.existsSync(folder), "the workspace is removed once released")
       }).pipe(Effect.provide(simLayer)),
     E2E_TIMEOUT
   )

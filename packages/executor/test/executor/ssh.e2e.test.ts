@@ -107,7 +107,11 @@ describe.runIf(sshdAvailable)("WorkerExecutor on an SSH Worker", () => {
           "counted on the Worker, over ssh"
         )
         assert.deepStrictEqual(runningInGroup(record.pgid), [], "no process of the session is left")
-        assert.isFalse(fs.existsSync(record.attemptDir), "the finished Attempt's folder is removed")
+        // The folder stays until the ledger holds the outcome (ADR 0110): the engine then releases it.
+        assert.isTrue(fs.existsSync(record.attemptDir), "kept until the outcome is recorded")
+        assert.isTrue(yield* next.isLive(attempt), "an outcome journaled and not yet recorded can still be followed")
+        yield* next.release!(attempt)
+        assert.isFalse(fs.existsSync(record.attemptDir), "the finished Attempt's folder is removed once released")
       }).pipe(Effect.provide(simLayer)),
     60_000
   )
