@@ -1,8 +1,8 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { sshdAvailable, sshServer } from "../../../../packages/executor/test/sshServer"
+import { sshdAvailable } from "../../../../packages/executor/test/sshServer"
 import { REPOSITORY } from "../support/daemonConfig"
 import { freePort } from "../support/freePort"
 import { scopedDir } from "../support/scopedSim"
@@ -10,6 +10,7 @@ import { attemptFolders } from "./support/attemptFolders"
 import { checkLedger } from "./support/checkInvariants"
 import { drainDaemon } from "./support/drainDaemon"
 import { FaultTable } from "./support/FaultTable"
+import { loopbackSshHost } from "./support/loopbackSshHost"
 import { readLedger } from "./support/LedgerSnapshot"
 import { agent, resilienceConfig } from "./support/resilienceConfig"
 import { scopedWorld } from "./support/ResilienceWorld"
@@ -44,17 +45,7 @@ describe("resilience: an SSH Worker that drops mid-Attempt", () => {
       const world = yield* scopedWorld
       const ledgerFile = join(dir, "state", "ledger.db")
       const table = new FaultTable("SSH Worker drops")
-      const sshDir = join(dir, "ssh")
-      mkdirSync(sshDir)
-      const server = yield* sshServer(sshDir)
-      // The daemon's ssh reads this file through a wrapper first on its PATH; the user's own ssh config is left alone.
-      writeFileSync(
-        join(sshDir, "config"),
-        `Host resilience-worker\n  HostName 127.0.0.1\n  Port ${server.port}\n  User ${process.env["USER"] ?? "root"}\n  IdentityFile ${join(sshDir, "client_key")}\n  UserKnownHostsFile ${server.knownHosts}\n`
-      )
-      mkdirSync(join(dir, "bin"))
-      writeFileSync(join(dir, "bin", "ssh"), `#!/bin/sh\nexec /usr/bin/ssh -F '${join(sshDir, "config")}' "$@"\n`)
-      chmodSync(join(dir, "bin", "ssh"), 0o755)
+      const ssh = yield* loopbackSshHost(dir, "resilience-worker")
       const remoteRoot = join(dir, "remote-root")
       writeFileSync(
         join(dir, "usine.yaml"),
@@ -67,12 +58,12 @@ describe("resilience: an SSH Worker that drops mid-Attempt", () => {
           loops: [{ name: "remote", label: "go", agent: "slow", workers: ["remote"] }]
         })
       )
-      const daemon = yield* startDaemon(dir, { env: { PATH: `${join(dir, "bin")}:${process.env["PATH"] ?? ""}` } })
+      const daemon = yield* startDaemon(dir, { env: ssh.env })
       const issue = yield* world.call(() => world.control.createIssue({ repo: REPOSITORY, title: "over ssh", labels: ["go"] }))
       table.assert("the agent starts on the SSH Worker", yield* waitFor(() => attemptFolders(remoteRoot).some((f) => f.agentRunning), "60 seconds"), "it never ran")
       let cut = 0
       for (let i = 0; i < 3; i++) {
-        cut += dropConnections(join(sshDir, "sshd_config"))
+        cut += dropConnections(ssh.sshConfig)
         table.inject("every ssh connection of the Worker cut")
         yield* Effect.sleep("1500 millis")
       }

@@ -29,7 +29,14 @@ export const attemptFolders = (root: string): ReadonlyArray<AttemptFolder> => {
     const dir = join(attempts, name)
     const entries = readJson(join(dir, "journal.json"))
     const journal = Array.isArray(entries) ? entries.map((e) => String((e as { _tag?: unknown })._tag)) : []
-    const turns = readdirSync(dir).filter((n) => /^turn-\d+$/.test(n))
+    // The daemon removes a released folder at any moment: one gone between the two listings is skipped.
+    let names: Array<string>
+    try {
+      names = readdirSync(dir)
+    } catch {
+      return []
+    }
+    const turns = names.filter((n) => /^turn-\d+$/.test(n))
     const agentRunning = turns.some((turn) => existsSync(join(dir, turn, "session.json")) && !existsSync(join(dir, turn, "exit")))
     const verifyPassed = Array.isArray(entries) &&
       entries.some((e) => (e as { _tag?: unknown })._tag === "verify" && ((e as { results?: Array<{ passed?: boolean }> }).results ?? []).every((r) => r.passed === true))

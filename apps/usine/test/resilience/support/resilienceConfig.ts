@@ -52,12 +52,16 @@ export const resilienceConfig = (options: {
   readonly workers: Readonly<Record<string, { readonly root: string; readonly slots: number; readonly host?: string }>>
   readonly loops: ReadonlyArray<LoopSpec>
   readonly labels?: ReadonlyArray<string>
+  /** `state/ledger.db` by default; a PostgreSQL URL (as YAML) for the HA suite. */
+  readonly ledger?: string
+  /** Top-level YAML appended as is (`ha:`). */
+  readonly extra?: string
 }) => `github:
   token: ${options.token}
   api_url: ${options.apiUrl}
 repositories: [${REPOSITORY}]
 poll_interval: 1s
-ledger: state/ledger.db
+ledger: ${options.ledger ?? "state/ledger.db"}
 labels:${(options.labels ?? options.loops.map((l) => l.label)).map((name) => `\n  - {name: ${JSON.stringify(name)}, color: "0e8a16"}`).join("")}
 board:
   listen: 127.0.0.1:${options.boardPort}
@@ -68,4 +72,5 @@ workers:${Object.entries(options.workers).map(
     `\n  ${name}:\n    type: ${worker.host === undefined ? "local" : `ssh\n    host: ${worker.host}`}\n    root: ${JSON.stringify(worker.root)}\n    max_concurrent_attempts: ${worker.slots}`
 ).join("")}
 loops:${options.loops.map(loopYaml).join("")}
+${options.extra ?? ""}
 `
