@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { freshPgDatabase, postgresMissing, psqlOn } from "@usine/testkit/PgCluster"
-import { daemonConfig, loop, REPOSITORY, SAMPLE_REPOSITORY } from "./support/daemonConfig"
+import { BOARD_TOKEN, daemonConfig, loop, REPOSITORY, SAMPLE_REPOSITORY } from "./support/daemonConfig"
 import { freePort } from "./support/freePort"
 import { json } from "./support/http"
 import { botAndRepository, scopedDir, scopedSim } from "./support/scopedSim"
@@ -19,15 +19,18 @@ describe.skipIf(skip)("two usine up on one PostgreSQL ledger: one leads, the oth
       const sim = yield* scopedSim
       const token = yield* botAndRepository(sim, { seedDirectory: SAMPLE_REPOSITORY })
       const database = yield* freshPgDatabase
+      const ports = new Map<string, number>()
       /** A node's own folder and usine.yaml: its Board port and workspaces, the shared ledger. */
       const node = (name: string) =>
         Effect.gen(function* () {
           const dir = join(root, name)
           mkdirSync(dir)
+          const boardPort = yield* freePort
+          ports.set(dir, boardPort)
           writeFileSync(join(dir, "usine.yaml"), daemonConfig({
             apiUrl: sim.url,
             token,
-            boardPort: yield* freePort,
+            boardPort,
             workspaces: join(dir, "workspaces"),
             extra: `labels:\n  - {name: ready-for-agent, color: "0e8a16"}\nha: {takeover_seconds: ${TAKEOVER_SECONDS}}`,
             loops: [loop("start-dev", "ready-for-agent", "none")],
@@ -64,6 +67,31 @@ describe.skipIf(skip)("two usine up on one PostgreSQL ledger: one leads, the oth
       // Killed between Runs: a local Worker's sessions die with their host, so a Run caught mid-Attempt is retried as
       // an infrastructure failure by the next leader (ADR 0109); reattaching needs an SSH Worker both nodes reach.
       yield* succeeded(first)
+
+      // The standby serves the Board read-only on its own address: the same Runs, a banner saying who leads, and
+      // every action refused with the leader named.
+      const standbyBoard = `http://127.0.0.1:${ports.get(dirB)}`
+      const call = (path: string, init: { readonly method?: string; readonly accept?: string } = {}) =>
+        Effect.promise(async () => {
+          const response = await fetch(`${standbyBoard}${path}`, {
+            method: init.method ?? "GET",
+            headers: { authorization: `Bearer ${BOARD_TOKEN}`, accept: init.accept ?? "application/json", "content-type": "application/json" },
+            ...(init.method === "POST" ? { body: "{}" } : {})
+          })
+          return { status: response.status, text: await response.text() }
+        })
+      const leaderRuns = yield* psqlOn(database, `SELECT id FROM usine_runs WHERE number = ${first}`)
+      const standbyRuns = yield* call("/api/runs")
+      assert.strictEqual(standbyRuns.status, 200, standbyRuns.text)
+      assert.include(standbyRuns.text, leaderRuns, "the standby's Board shows the Run the leader ran")
+      const page = yield* call(`/runs/${leaderRuns}`, { accept: "text/html" })
+      assert.strictEqual(page.status, 200)
+      assert.match(page.text, /data-testid="standby"[^>]*>Read-only: this node is a standby\. usine@\S+ \(epoch 1\) leads the ledger/)
+      const refused = yield* call(`/api/runs/${leaderRuns}/retry`, { method: "POST" })
+      assert.strictEqual(refused.status, 409, refused.text)
+      const problem = JSON.parse(refused.text) as { error: string; message: string }
+      assert.strictEqual(problem.error, "NotLeader")
+      assert.match(problem.message, /^this node is a standby: usine@\S+ \(epoch 1\) leads the ledger; act on its Board$/)
 
       // The leader's host is gone: SIGKILL. The standby leads within the takeover time and does the next issue.
       const killedAt = Date.now()

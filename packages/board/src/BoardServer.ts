@@ -18,6 +18,7 @@ import type { RunExit } from "./BoardServer/respond"
 import { BoardSettings } from "./BoardSettings"
 import { BoardViews } from "./BoardViews"
 import { GitHubSignIn } from "./GitHubSignIn"
+import { BoardStandby } from "./BoardStandby"
 import { TeamMembers } from "./TeamMembers"
 
 const listen = (server: Server, host: string, port: number) =>
@@ -50,13 +51,15 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
       return yield* new BoardTokenMissing({ host })
     }
     const views = yield* BoardViews
-    const actions = yield* BoardActions
+    // Absent only on a standby's Board (ADR 0109), whose guard refuses every action before any route.
+    const actions = Option.getOrUndefined(yield* Effect.serviceOption(BoardActions))
     const access = yield* BoardAccess
     const audit = yield* AuditTrail
     const signIn = yield* Effect.serviceOption(GitHubSignIn)
     const teams = yield* Effect.serviceOption(TeamMembers)
     const redactor = yield* Redactor
     const routes = Option.getOrElse(yield* Effect.serviceOption(BoardRoutes), () => [])
+    const standby = yield* Effect.serviceOption(BoardStandby)
     const runtime = yield* Effect.runtime<never>()
     const run: RunExit = (effect) => Runtime.runPromiseExit(runtime)(effect)
     const streams = yield* FiberSet.make()
@@ -87,6 +90,7 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
       },
       allowedHosts: () => hosts,
       routes,
+      standby,
       fork: (effect) => fork(effect),
       interval: settings.liveInterval
     })

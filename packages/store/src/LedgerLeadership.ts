@@ -160,8 +160,11 @@ interface LeadOptions {
   readonly address: PgSql.PgLedgerAddress & { readonly node: string }
   readonly lease: Duration.DurationInput
   readonly retry: Duration.DurationInput
-  /** Told once, when another node leads and this one starts to wait. */
-  readonly onStandby: (leader: Leader) => Effect.Effect<void>
+  /**
+   * Told once, when another node leads and this one starts to wait, with a read of who leads now; interrupted the
+   * moment this node leads (a standby's Board runs there until then, ADR 0109).
+   */
+  readonly onStandby: (leader: Leader, current: Effect.Effect<Option.Option<Leader>>) => Effect.Effect<void>
 }
 
 /**
@@ -179,7 +182,7 @@ export const leadLedger = (options: LeadOptions): Effect.Effect<Lease, PgSql.PgL
         onNone: () => Effect.void,
         onSome: (leader) =>
           Effect.flatMap(Clock.currentTimeMillis, (now) =>
-            leader.node !== options.address.node && leader.expiresAt > now ? options.onStandby(leader) : Effect.void)
+            leader.node !== options.address.node && leader.expiresAt > now ? options.onStandby(leader, leadership.current) : Effect.void)
       })),
       Effect.forkScoped
     )

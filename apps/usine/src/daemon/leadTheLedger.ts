@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs"
-import { Duration, Effect, Redacted } from "effect"
+import { Duration, Effect, Option, Redacted } from "effect"
 import type { StartupPlan } from "./StartupPlan"
 
 /** The exit code of a node that lost the ledger's leadership: its service manager starts it again, as a standby. */
@@ -12,7 +12,7 @@ const LOST_LEADERSHIP_EXIT = 3
  * `takeover_seconds` of this one's loss. On SQLite, nothing: one process holds the file (its lock), and the
  * PostgreSQL client is not even loaded (ADR 0095: a start loads what its ledger needs).
  */
-export const leadTheLedger = (plan: StartupPlan) => {
+export const leadTheLedger = (plan: StartupPlan, whileStandby: (leader: Effect.Effect<string>) => Effect.Effect<void> = () => Effect.void) => {
   const ledger = plan.ledger
   if (ledger._tag === "sqlite") return Effect.void
   const takeover = plan.config.ha.takeoverSeconds
@@ -26,8 +26,13 @@ export const leadTheLedger = (plan: StartupPlan) => {
       },
       lease: Duration.millis((takeover * 1000 * 2) / 3),
       retry: Duration.seconds(1),
-      onStandby: (leader) =>
-        Effect.logInfo(`standby: ${leader.node} leads this ledger (epoch ${leader.epoch}); this node takes over if it stops`)
+      onStandby: (leader, current) =>
+        Effect.logInfo(`standby: ${leader.node} leads this ledger (epoch ${leader.epoch}); this node takes over if it stops`).pipe(
+          Effect.zipRight(whileStandby(Effect.map(current, Option.match({
+            onNone: () => "no node (the lease is free; a standby takes it within a second)",
+            onSome: (now) => `${now.node} (epoch ${now.epoch})`
+          }))))
+        )
     })
     yield* Effect.logInfo(`leading the ledger as ${plan.node} (epoch ${lease.epoch})`)
     yield* lease.lost.pipe(

@@ -11,6 +11,7 @@ import { ScheduleTriggers } from "@usine/triggers/ScheduleTriggers"
 import { watchConfig } from "../watchConfig"
 import { DaemonLayer } from "./DaemonLayer"
 import { DaemonTracing } from "./DaemonTracing"
+import { serveStandbyBoard } from "../layers/StandbyBoardLayer"
 import { leadTheLedger } from "./leadTheLedger"
 import { LedgerWriteSecondsLayer } from "./LedgerWriteSeconds"
 import { notifyLoop } from "./notifications"
@@ -57,7 +58,8 @@ export const serveDaemon = <E, R>(options: {
   Effect.scoped(
     Effect.gen(function* () {
       const { plan } = options
-      yield* leadTheLedger(plan)
+      // A standby serves the Board read-only on the same address until it leads (ADR 0109).
+      yield* leadTheLedger(plan, (leader) => serveStandbyBoard(plan, leader))
       const services = yield* Layer.build(DaemonLayer(plan, options.executor))
       const engine = Context.get(services, RunEngine)
       const board = Context.get(services, BoardServer)

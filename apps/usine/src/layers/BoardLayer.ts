@@ -10,7 +10,7 @@ import { derivedSnapshot } from "../daemon/derivedSnapshot"
 import { BoardRoutesLayer } from "./BoardRoutesLayer"
 
 /** The Board's settings as of now: columns, repositories and Loops follow a reload; the address does not. */
-const LiveBoardSettings = Layer.effect(
+export const LiveBoardSettings = Layer.effect(
   BoardSettings,
   Effect.map(ConfigState, (state) => ({ current: derivedSnapshot(state.unsafeGet, BoardSettings.fromConfig) }))
 )

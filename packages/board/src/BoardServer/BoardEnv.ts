@@ -12,5 +12,7 @@ export interface BoardEnv {
      * undefined for the Board token (a bearer or its login form) and a Board without sign-in: full rights.
      */
     readonly person: string | undefined
+    /** On a standby's Board (ADR 0109): who leads the ledger, for the pages' banner; undefined on the leader's. */
+    readonly standby: string | undefined
   }
 }

@@ -17,11 +17,14 @@ import { signInRoutes } from "./signInRoutes"
 import type { SignInStarts } from "./SignInStarts"
 import { pageRoutes } from "./pageRoutes"
 import type { RunExit } from "./respond"
+import type { BoardStandby } from "../BoardStandby"
+import { standbyGuard } from "./standbyGuard"
 import { authGuard, csrfCookie, hostGuard, originAndCsrfGuard, securityHeaders } from "./security"
 
 interface BoardAppDeps extends Pick<LiveDeps, "fork" | "interval"> {
   readonly views: BoardViews
-  readonly actions: BoardActions
+  /** Absent on a standby's Board, which has no engine to act with: its guard refuses every action. */
+  readonly actions: BoardActions | undefined
   readonly access: BoardAccess
   readonly audit: AuditTrail
   /** The daemon's half of sign-in with GitHub, when `board.auth.github` is set. */
@@ -36,6 +39,8 @@ interface BoardAppDeps extends Pick<LiveDeps, "fork" | "interval"> {
   readonly allowedHosts: () => ReadonlySet<string>
   /** Webhooks and metrics, served beside the Board (`BoardRoutes`). */
   readonly routes?: ReadonlyArray<BoardRoute>
+  /** A standby's Board (ADR 0109): read-only, saying who leads. */
+  readonly standby?: Option.Option<BoardStandby["Type"]>
 }
 
 const mount = (app: Hono<BoardEnv>, route: BoardRoute, run: RunExit) =>
@@ -64,11 +69,12 @@ export const makeBoardApp = (deps: BoardAppDeps): Hono<BoardEnv> => {
   app.use(csrfCookie(deps.auth))
   app.use(authGuard(deps.auth))
   app.use(originAndCsrfGuard)
+  if (deps.standby !== undefined && deps.standby._tag === "Some") app.use(standbyGuard(deps.standby.value, deps.run))
   for (const route of routes) if (route.access === "token") mount(app, route, deps.run)
   loginRoutes(app, deps.auth, deps.run)
   signInRoutes(app, { auth: deps.auth, starts: deps.starts, run: deps.run, access: deps.access, exchange: deps.signIn, teams: deps.teams })
   pageRoutes(app, deps)
-  actionRoutes(app, deps)
+  if (deps.actions !== undefined) actionRoutes(app, { ...deps, actions: deps.actions })
   liveRoutes(app, deps)
   app.notFound((c) => c.json({ error: "NotFound", message: `nothing at ${c.req.path}` }, 404))
   app.onError(async (error, c) => {

@@ -1,5 +1,6 @@
 import type { Child, FC } from "hono/jsx"
 import { CSRF_FIELD } from "../BoardServer/security"
+import { standbyBanner } from "../BoardServer/standbyGuard"
 
 const NAV: ReadonlyArray<readonly [path: string, label: string]> = [
   ["/", "Needs you"],
@@ -24,6 +25,8 @@ export const Layout: FC<{
   documentTitle?: string | undefined
   /** The request came with a login session: the nav offers to end it. */
   loggedIn?: boolean
+  /** On a standby's Board: who leads the ledger (ADR 0109); the page says it is read-only. */
+  standby?: string | undefined
   children?: Child
 }> = (props) => (
   <html lang="en">
@@ -50,6 +53,9 @@ export const Layout: FC<{
           </form>
         ) : null}
       </nav>
+      {props.standby === undefined ? null : (
+        <p class="standby" data-testid="standby" role="note">{standbyBanner(props.standby)}</p>
+      )}
       <div id="flash" data-testid="flash" role="status"></div>
       <main id="main" data-document-title={`${props.documentTitle ?? props.title} · usine`}>
         <h1>{props.title}</h1>

@@ -82,6 +82,7 @@ tr.patch-note td { color: var(--muted); }
 .series polyline { stroke: var(--c); } .series circle { fill: var(--c); }
 .legend { margin-right: .8rem; } .legend::before { content: ""; display: inline-block; width: .8rem; height: .8rem; background: var(--c); margin-right: .3rem; border-radius: 2px; vertical-align: middle; }
 #flash:empty { display: none; }
+.standby { margin: 0; padding: .4rem 1rem; background: var(--flash-error); font-weight: 600; }
 #flash { padding: .4rem 1rem; background: var(--flash); } #flash.error { background: var(--flash-error); }
 @media (max-width: 40rem) {
   main { padding: .6rem; }
