@@ -19,7 +19,7 @@ import { LedgerLayer } from "./LedgerLayer"
  * ledger the leader writes, people signed in as on the leader's; no engine, so no actions (each is refused with who
  * leads, `leader`), and no polls or Workers of its own to report.
  */
-export const StandbyBoardLayer = (plan: StartupPlan, leader: Effect.Effect<string>) =>
+const StandbyBoardLayer = (plan: StartupPlan, leader: Effect.Effect<string>) =>
   BoardServer.DefaultWithoutDependencies.pipe(
     Layer.provide(Layer.mergeAll(BoardViews.Default, BoardAccess.Default, AuditTrail.Default)),
     Layer.provide(Layer.mergeAll(
