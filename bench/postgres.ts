@@ -43,10 +43,7 @@ const claimRate = <R, E>(ledger: Layer.Layer<R, E>, first: number) =>
 const boardLatency = <R, E>(ledger: Layer.Layer<R, E>, events: number) =>
   Effect.scoped(Effect.gen(function*() {
     const { server } = yield* boardWorld(ledger)
-    const runs = Array.from({ length: 20 }, (_, k) => {
-      const i = Math.floor((k * (events - 4)) / 20)
-      return `/api/runs/${runIdOf(pairSubmission(i >> 1, i & 1, SEED_EPOCH + i * 1000).eventId)}`
-    })
+    const runs = runPages(events)
     return {
       runs: yield* latency(server.origin, ["/api/runs"], true),
       failed: yield* latency(server.origin, ["/api/runs?state=Failed"], true),
@@ -54,6 +51,45 @@ const boardLatency = <R, E>(ledger: Layer.Layer<R, E>, events: number) =>
       needsYou: yield* latency(server.origin, ["/api/needs-you"], true)
     }
   }))
+
+/** Run pages spread over the seeded ledger. */
+const runPages = (events: number) =>
+  Array.from({ length: 20 }, (_, k) => {
+    const i = Math.floor((k * (events - 4)) / 20)
+    return `/api/runs/${runIdOf(pairSubmission(i >> 1, i & 1, SEED_EPOCH + i * 1000).eventId)}`
+  })
+
+/** What the pages answer on `ledger`'s read-only Board (no engine: nothing changes the ledger meanwhile). */
+const shownPages = <R, E>(ledger: Layer.Layer<R, E>, events: number) =>
+  Effect.scoped(Effect.gen(function*() {
+    const { server } = yield* boardWorld(ledger, { engine: false })
+    return yield* Effect.promise(() =>
+      boardAnswers(server.origin, ["/api/runs", "/api/runs?state=Failed", "/api/needs-you", "/api/board", "/api/loops", "/api/usage", ...runPages(events)])
+    )
+  }))
+
+/** What each page answers, for the two engines' Boards to be compared (the issue's "the same Runs"). */
+const boardAnswers = async (origin: string, paths: ReadonlyArray<string>) => {
+  const answers = new Map<string, string>()
+  for (const path of paths) {
+    const response = await fetch(`${origin}${path}`, { headers: { accept: "application/json" } })
+    const text = await response.text()
+    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text.slice(0, 200)}`)
+    answers.set(path, text)
+  }
+  return answers
+}
+
+/** Dies naming the first page whose answer differs between the engines: the copy must show the same Board. */
+const sameBoard = (sqlite: ReadonlyMap<string, string>, postgres: ReadonlyMap<string, string>) =>
+  Effect.gen(function*() {
+    for (const [path, answer] of sqlite) {
+      if (postgres.get(path) !== answer) {
+        return yield* Effect.dieMessage(`the Board on PostgreSQL answers ${path} otherwise than on SQLite:\n${answer.slice(0, 400)}\n${(postgres.get(path) ?? "").slice(0, 400)}`)
+      }
+    }
+    return sqlite.size
+  })
 
 const measure = (events: number) =>
   Effect.scoped(Effect.gen(function*() {
@@ -67,11 +103,13 @@ const measure = (events: number) =>
     const rows = copied.reduce((sum, table) => sum + table.rows, 0)
     const sqlite = Sql.layer(file)
     const postgres = PgSql.layer({ url })
+    const samePages = yield* sameBoard(yield* shownPages(sqlite, events), yield* shownPages(postgres, events))
     const board = { sqlite: yield* boardLatency(sqlite, events), postgres: yield* boardLatency(postgres, events) }
+    process.stderr.write(`postgres: the Board answers the same ${samePages} pages on both engines\n`)
     // Claims last: they change each ledger (on pairs of their own, the same on both).
     const first = Math.floor(events / 4)
     const claims = { sqlite: yield* claimRate(sqlite, first), postgres: yield* claimRate(postgres, first) }
-    return { events, rows, tables: copied.length, migrateS, board, claims }
+    return { events, rows, tables: copied.length, migrateS, board, claims, samePages }
   }))
 
 const program = Effect.gen(function*() {
@@ -107,7 +145,7 @@ const program = Effect.gen(function*() {
     targets,
     notes: [
       "PostgreSQL 15 on 127.0.0.1 in a throwaway cluster (fsync off, as the tests run it); the daemon's one SQLite file against four pooled connections",
-      "each PostgreSQL claim takes the ledger's write lock first (ADR 0106); every write statement takes the leadership row's share lock (ADR 0109)"
+      "each PostgreSQL claim takes the ledger's write lock first (ADR 0106); every write statement takes the leadership row FOR KEY SHARE (ADR 0109)"
     ]
   })
 })

@@ -5,7 +5,10 @@ import { RunEngine } from "@usine/engine/RunEngine"
 import { TriggerCondition } from "@usine/engine/TriggerCondition"
 import { Redactor } from "@usine/core/text/Redactor"
 import { BoardMoves } from "@usine/board/BoardMoves"
+import { AuditTrail } from "@usine/board/AuditTrail"
+import { BoardAccess } from "@usine/board/BoardAccess"
 import { BoardServer } from "@usine/board/BoardServer"
+import { BoardViews } from "@usine/board/BoardViews"
 import { BoardSettings } from "@usine/board/BoardSettings"
 import { PollFailureFeed } from "@usine/board/PollFailureFeed"
 import { WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
@@ -43,7 +46,7 @@ const settings = BoardSettings.layer({
  * The Board as the daemon wires it, over an existing ledger (SQLite's or PostgreSQL's SQL layer): the SQL stores and read model, the RunEngine (its first
  * reconcile starts the ledger's open Runs on the in-memory executor) and the Board on a free port of 127.0.0.1.
  */
-export const boardWorld = <R, E>(ledger: Layer.Layer<R, E>) =>
+export const boardWorld = <R, E>(ledger: Layer.Layer<R, E>, options: { readonly engine: boolean } = { engine: true }) =>
   Effect.gen(function*() {
     const memory = yield* InMemoryExecutor.make
     memory.scriptOthers(() => Script.hang)
@@ -62,7 +65,13 @@ export const boardWorld = <R, E>(ledger: Layer.Layer<R, E>) =>
       WorkerStatusFeed.layerStatic([]),
       Layer.succeed(BoardMoves, { move: () => Effect.void })
     )
+    // Without the engine: the Board a standby serves (ADR 0109), reading the ledger as it is, acting on nothing.
+    const readOnly = BoardServer.DefaultWithoutDependencies.pipe(
+      Layer.provide(Layer.mergeAll(BoardViews.Default, BoardAccess.Default, AuditTrail.Default)),
+      Layer.provideMerge(feeds),
+      Layer.provideMerge(stores)
+    )
     const board = BoardServer.Default.pipe(Layer.provideMerge(feeds), Layer.provideMerge(engine), Layer.provideMerge(stores))
-    const context = yield* Layer.build(board)
+    const context = yield* Layer.build(options.engine ? board : readOnly)
     return { memory, server: Context.get(context, BoardServer), store: runLedgerOf(context) }
   })
