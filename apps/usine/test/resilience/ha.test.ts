@@ -152,12 +152,13 @@ describe.skipIf(skip)("resilience: two usine up on one PostgreSQL ledger, an SSH
       yield* startStandby(paused)
       yield* Fiber.join(labeller)
 
+      // On CI's loaded machine the Attempts after the faults took 8 to 17 s each over ssh: 20 of them outlast 3 minutes.
       const settled = yield* waitUntil(
         Effect.map(readPgLedger(database), (ledger) => {
           const ofItems = ledger.runs.filter((r) => r.loop === LOOP)
           return ofItems.length === ITEMS && ofItems.every((r) => ENDED.has(r.state)) ? Option.some(ledger) : Option.none()
         }),
-        "180 seconds",
+        "300 seconds",
         "500 millis"
       )
       const ledger = Option.isSome(settled) ? settled.value : yield* readPgLedger(database)
@@ -185,5 +186,5 @@ describe.skipIf(skip)("resilience: two usine up on one PostgreSQL ledger, an SSH
       }
       table.print()
       assert.deepStrictEqual(table.violations(), [])
-    }), 420_000)
+    }), 600_000)
 })
