@@ -175,4 +175,15 @@ describe("cloneUrlOf", () => {
     assert.strictEqual(cloneUrlOf("https://ghe.example.com/api/v3")("acme/widgets"), "https://ghe.example.com/acme/widgets.git")
     assert.strictEqual(cloneUrlOf("http://127.0.0.1:4010")("acme/widgets"), "http://127.0.0.1:4010/acme/widgets.git")
   })
+
+  it("says which ledger, and on a shared PostgreSQL ledger who leads it and what this node is (ADR 0109)", () => {
+    const base = { url: "http://127.0.0.1:8787", open: [], needsYou, workers: [], usage: noUsage }
+    const lineOf = (text: string) => text.split("\n")[1]
+    assert.strictEqual(lineOf(formatStatus({ ...base, ledger: { engine: "SQLite", standby: false } })), "Ledger: SQLite")
+    assert.strictEqual(
+      lineOf(formatStatus({ ...base, ledger: { engine: "PostgreSQL", node: "usine@b:2", leader: "usine@a:1 (epoch 3)", standby: true } })),
+      "Ledger: PostgreSQL, led by usine@a:1 (epoch 3); this node (usine@b:2) is a standby: its Board is read-only"
+    )
+    assert.strictEqual(lineOf(formatStatus(base)), "", "a daemon that does not say: no line")
+  })
 })

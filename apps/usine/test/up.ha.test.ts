@@ -87,6 +87,12 @@ describe.skipIf(skip)("two usine up on one PostgreSQL ledger: one leads, the oth
       const page = yield* call(`/runs/${leaderRuns}`, { accept: "text/html" })
       assert.strictEqual(page.status, 200)
       assert.match(page.text, /data-testid="standby"[^>]*>Read-only: this node is a standby\. usine@\S+ \(epoch 1\) leads the ledger/)
+      const ledgerView = JSON.parse((yield* call("/api/ledger")).text) as { engine: string; standby: boolean; leader: string }
+      assert.deepInclude(ledgerView, { engine: "PostgreSQL", standby: true })
+      assert.match(ledgerView.leader, /^usine@\S+ \(epoch 1\)$/)
+      const status = yield* startUsine(dirA, ["status"])
+      assert.strictEqual(yield* status.exit(), 0, status.stderr())
+      assert.match(status.stdout(), /\nLedger: PostgreSQL, led by (usine@\S+) \(epoch 1\); this node \(\1\) leads it\n/)
       const refused = yield* call(`/api/runs/${leaderRuns}/retry`, { method: "POST" })
       assert.strictEqual(refused.status, 409, refused.text)
       const problem = JSON.parse(refused.text) as { error: string; message: string }

@@ -43,6 +43,7 @@ describe("usine up with usine.yaml edited under it", () => {
       assert.strictEqual(yield* status.exit(), 0, status.stderr())
       assert.include(status.stdout(), `usine at http://127.0.0.1:${base.boardPort}`)
       assert.include(status.stdout(), "Open runs: 2")
+      assert.include(status.stdout(), "\nLedger: SQLite\n", "status says which ledger")
       assert.include(status.stdout(), `approve  alpha ${REPOSITORY}#${first}`)
       assert.include(status.stdout(), `approve  beta ${REPOSITORY}#${second}`)
       assert.match(status.stdout(), /Workers:\n  local\s+0\/1 slots  ok  agents: demo/)

@@ -18,7 +18,7 @@ import type { RunExit } from "./BoardServer/respond"
 import { BoardSettings } from "./BoardSettings"
 import { BoardViews } from "./BoardViews"
 import { GitHubSignIn } from "./GitHubSignIn"
-import { BoardStandby } from "./BoardStandby"
+import { BoardLedger } from "./BoardLedger"
 import { TeamMembers } from "./TeamMembers"
 
 const listen = (server: Server, host: string, port: number) =>
@@ -59,7 +59,7 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
     const teams = yield* Effect.serviceOption(TeamMembers)
     const redactor = yield* Redactor
     const routes = Option.getOrElse(yield* Effect.serviceOption(BoardRoutes), () => [])
-    const standby = yield* Effect.serviceOption(BoardStandby)
+    const ledger = yield* Effect.serviceOption(BoardLedger)
     const runtime = yield* Effect.runtime<never>()
     const run: RunExit = (effect) => Runtime.runPromiseExit(runtime)(effect)
     const streams = yield* FiberSet.make()
@@ -90,7 +90,7 @@ export class BoardServer extends Effect.Service<BoardServer>()("usine/BoardServe
       },
       allowedHosts: () => hosts,
       routes,
-      standby,
+      ledger,
       fork: (effect) => fork(effect),
       interval: settings.liveInterval
     })

@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import type { LedgerView } from "@usine/board/BoardLedger"
 import type { Executor } from "@usine/engine/Executor"
 import { Redactor } from "@usine/core/text/Redactor"
 import { ConfigState } from "../ConfigState"
@@ -16,8 +17,13 @@ import type { StartupPlan } from "./StartupPlan"
  * executor, the engine (workspace recovery, reconcile) with its Workers following reloads, the triggers, the Board.
  * The executor is given, so the demo and the tests wire the same daemon as `usine up`.
  */
-export const DaemonLayer = <E, R>(plan: StartupPlan, executor: Layer.Layer<Executor, E, R>) =>
-  BoardLayer(plan.signIn, plan.login).pipe(
+export const DaemonLayer = <E, R>(
+  plan: StartupPlan,
+  executor: Layer.Layer<Executor, E, R>,
+  /** What the Board says of the ledger: which engine, and on PostgreSQL this node's lease (ADR 0109). */
+  ledger: LedgerView = { engine: plan.ledger._tag === "sqlite" ? "SQLite" : "PostgreSQL", standby: false }
+) =>
+  BoardLayer(plan.signIn, plan.login, ledger).pipe(
     Layer.provideMerge(TriggersLayer),
     Layer.provideMerge(WorkersReloadLayer(plan.configFile).pipe(Layer.provideMerge(EngineLayer))),
     Layer.provideMerge(logAttempts(executor)),

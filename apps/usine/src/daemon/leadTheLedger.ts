@@ -9,12 +9,13 @@ const LOST_LEADERSHIP_EXIT = 3
  * On a PostgreSQL ledger (ADR 0109): waits until this node leads it, saying who leads meanwhile; then, the moment
  * the lease is lost, ends the process at once: no drain, since a drain would act for a node that no longer leads.
  * The lease lasts two thirds of `ha.takeover_seconds`, a standby tries every second, so another node leads within
- * `takeover_seconds` of this one's loss. On SQLite, nothing: one process holds the file (its lock), and the
- * PostgreSQL client is not even loaded (ADR 0095: a start loads what its ledger needs).
+ * `takeover_seconds` of this one's loss; meanwhile `whileStandby` runs (the standby's read-only Board). Returns the
+ * lease's epoch. On SQLite, none: one process holds the file (its lock), and the PostgreSQL client is not even loaded
+ * (ADR 0095: a start loads what its ledger needs).
  */
 export const leadTheLedger = (plan: StartupPlan, whileStandby: (leader: Effect.Effect<string>) => Effect.Effect<void> = () => Effect.void) => {
   const ledger = plan.ledger
-  if (ledger._tag === "sqlite") return Effect.void
+  if (ledger._tag === "sqlite") return Effect.succeed(Option.none<number>())
   const takeover = plan.config.ha.takeoverSeconds
   return Effect.gen(function*() {
     const { leadLedger } = yield* Effect.promise(() => import("@usine/store/LedgerLeadership"))
@@ -40,5 +41,6 @@ export const leadTheLedger = (plan: StartupPlan, whileStandby: (leader: Effect.E
       Effect.zipRight(Effect.sync(() => process.exit(LOST_LEADERSHIP_EXIT))),
       Effect.forkScoped
     )
+    return Option.some(lease.epoch)
   })
 }

@@ -1,5 +1,5 @@
 import type { FileSystem } from "@effect/platform"
-import { Context, Effect, Layer, Runtime } from "effect"
+import { Context, Effect, Layer, Option, Runtime } from "effect"
 import { BoardServer } from "@usine/board/BoardServer"
 import { shownLedger } from "@usine/core/config/LedgerConfig"
 import { trustWarnings } from "@usine/core/trust/trustWarnings"
@@ -59,8 +59,12 @@ export const serveDaemon = <E, R>(options: {
     Effect.gen(function* () {
       const { plan } = options
       // A standby serves the Board read-only on the same address until it leads (ADR 0109).
-      yield* leadTheLedger(plan, (leader) => serveStandbyBoard(plan, leader))
-      const services = yield* Layer.build(DaemonLayer(plan, options.executor))
+      const epoch = yield* leadTheLedger(plan, (leader) => serveStandbyBoard(plan, leader))
+      const ledger = Option.match(epoch, {
+        onNone: () => ({ engine: "SQLite" as const, standby: false }),
+        onSome: (e) => ({ engine: "PostgreSQL" as const, node: plan.node, leader: `${plan.node} (epoch ${e})`, standby: false })
+      })
+      const services = yield* Layer.build(DaemonLayer(plan, options.executor, ledger))
       const engine = Context.get(services, RunEngine)
       const board = Context.get(services, BoardServer)
       yield* onShutdownSignals(engine)

@@ -1,4 +1,5 @@
 import { Effect, Layer } from "effect"
+import { BoardLedger, type LedgerView } from "@usine/board/BoardLedger"
 import { BoardServer } from "@usine/board/BoardServer"
 import { BoardSettings } from "@usine/board/BoardSettings"
 import { ConfigState } from "../ConfigState"
@@ -20,7 +21,7 @@ export const LiveBoardSettings = Layer.effect(
  * roles, who labelled an Item, team membership for `board.allow`, and their sign-in with GitHub; and the routes served
  * beside it (webhooks, `/metrics`), which read the same settings.
  */
-export const BoardLayer = (signIn: SignInApp | undefined, self: string) =>
+export const BoardLayer = (signIn: SignInApp | undefined, self: string, ledger: LedgerView) =>
   BoardServer.Default.pipe(
     Layer.provide(Layer.mergeAll(
       DaemonPollFailureFeed,
@@ -30,7 +31,8 @@ export const BoardLayer = (signIn: SignInApp | undefined, self: string) =>
       GitHubRepositoryRoles,
       GitHubTeamMembers,
       GitHubItemLabellers(self),
-      GitHubBoardSignIn(signIn)
+      GitHubBoardSignIn(signIn),
+      Layer.succeed(BoardLedger, { view: Effect.succeed(ledger) })
     )),
     Layer.provide(LiveBoardSettings)
   )

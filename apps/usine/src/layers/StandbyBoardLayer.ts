@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import { AuditTrail } from "@usine/board/AuditTrail"
 import { BoardAccess } from "@usine/board/BoardAccess"
 import { BoardServer } from "@usine/board/BoardServer"
-import { BoardStandby } from "@usine/board/BoardStandby"
+import { BoardLedger } from "@usine/board/BoardLedger"
 import { BoardViews } from "@usine/board/BoardViews"
 import { PollFailureFeed } from "@usine/board/PollFailureFeed"
 import { WorkerStatusFeed } from "@usine/board/WorkerStatusFeed"
@@ -23,7 +23,9 @@ const StandbyBoardLayer = (plan: StartupPlan, leader: Effect.Effect<string>) =>
   BoardServer.DefaultWithoutDependencies.pipe(
     Layer.provide(Layer.mergeAll(BoardViews.Default, BoardAccess.Default, AuditTrail.Default)),
     Layer.provide(Layer.mergeAll(
-      Layer.succeed(BoardStandby, { leader }),
+      Layer.succeed(BoardLedger, {
+        view: Effect.map(leader, (now) => ({ engine: "PostgreSQL" as const, node: plan.node, leader: now, standby: true }))
+      }),
       PollFailureFeed.layerEmpty,
       WorkerStatusFeed.layerStatic([]),
       GitHubRepositoryRoles,

@@ -1,3 +1,4 @@
+import type { LedgerView } from "@usine/board/BoardLedger"
 import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
 import type { WorkerStatus } from "@usine/board/WorkerStatusFeed"
 import type { RunSummary } from "@usine/store/ReadModel/RunSummary"
@@ -13,7 +14,14 @@ export interface StatusData {
   readonly workers: ReadonlyArray<WorkerStatus>
   /** Tokens and cost per UTC day, and today's caps. */
   readonly usage: UsageData
+  /** Which ledger, and on a shared PostgreSQL one who leads it (ADR 0109); absent from a daemon that does not say. */
+  readonly ledger?: LedgerView | undefined
 }
+
+const ledgerOf = (ledger: LedgerView): string =>
+  ledger.engine === "SQLite"
+    ? "Ledger: SQLite"
+    : `Ledger: PostgreSQL, led by ${ledger.leader ?? "no node"}; this node (${ledger.node ?? "?"}) ${ledger.standby ? "is a standby: its Board is read-only" : "leads it"}`
 
 const item = (run: RunSummary) => `${run.repository}${run.number === undefined ? "" : `#${run.number}`}`
 const runLine = (run: RunSummary) => `  ${run.state.padEnd(8)} ${run.loop.padEnd(16)} ${item(run).padEnd(24)} ${run.id}`
@@ -23,7 +31,7 @@ export const formatStatus = (data: StatusData): string => {
   const { needsYou } = data
   const waiting = needsYou.waiting.map((w) => w.run)
   const reviewing = (needsYou.reviewing ?? []).map((r) => r.run)
-  const lines = [`usine at ${data.url}`, "", `Open runs: ${data.open.length + waiting.length + reviewing.length}`]
+  const lines = [`usine at ${data.url}`, ...(data.ledger === undefined ? [] : [ledgerOf(data.ledger)]), "", `Open runs: ${data.open.length + waiting.length + reviewing.length}`]
   lines.push(...data.open.map(runLine), ...waiting.map(runLine), ...reviewing.map(runLine))
   const count = waiting.length + reviewing.length + needsYou.failed.length + needsYou.asks.length + needsYou.pollFailures.length
   lines.push("", `Needs you: ${count === 0 ? "nothing" : count}`)

@@ -1,3 +1,5 @@
+import type { LedgerView } from "../BoardLedger"
+
 /** What the Board's middleware puts on each request for the handlers. */
 export interface BoardEnv {
   readonly Variables: {
@@ -12,7 +14,7 @@ export interface BoardEnv {
      * undefined for the Board token (a bearer or its login form) and a Board without sign-in: full rights.
      */
     readonly person: string | undefined
-    /** On a standby's Board (ADR 0109): who leads the ledger, for the pages' banner; undefined on the leader's. */
-    readonly standby: string | undefined
+    /** The Board's ledger (`BoardLedger`), for the pages and `/api/ledger`; undefined when the Board has none. */
+    readonly ledger: LedgerView | undefined
   }
 }

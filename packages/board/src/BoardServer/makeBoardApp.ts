@@ -17,8 +17,8 @@ import { signInRoutes } from "./signInRoutes"
 import type { SignInStarts } from "./SignInStarts"
 import { pageRoutes } from "./pageRoutes"
 import type { RunExit } from "./respond"
-import type { BoardStandby } from "../BoardStandby"
-import { standbyGuard } from "./standbyGuard"
+import type { BoardLedger } from "../BoardLedger"
+import { ledgerGuard } from "./ledgerGuard"
 import { authGuard, csrfCookie, hostGuard, originAndCsrfGuard, securityHeaders } from "./security"
 
 interface BoardAppDeps extends Pick<LiveDeps, "fork" | "interval"> {
@@ -39,8 +39,8 @@ interface BoardAppDeps extends Pick<LiveDeps, "fork" | "interval"> {
   readonly allowedHosts: () => ReadonlySet<string>
   /** Webhooks and metrics, served beside the Board (`BoardRoutes`). */
   readonly routes?: ReadonlyArray<BoardRoute>
-  /** A standby's Board (ADR 0109): read-only, saying who leads. */
-  readonly standby?: Option.Option<BoardStandby["Type"]>
+  /** The ledger the Board reads; a standby's Board is read-only and says who leads (ADR 0109). */
+  readonly ledger?: Option.Option<BoardLedger["Type"]>
 }
 
 const mount = (app: Hono<BoardEnv>, route: BoardRoute, run: RunExit) =>
@@ -69,7 +69,10 @@ export const makeBoardApp = (deps: BoardAppDeps): Hono<BoardEnv> => {
   app.use(csrfCookie(deps.auth))
   app.use(authGuard(deps.auth))
   app.use(originAndCsrfGuard)
-  if (deps.standby !== undefined && deps.standby._tag === "Some") app.use(standbyGuard(deps.standby.value, deps.run))
+  if (deps.ledger !== undefined && deps.ledger._tag === "Some") {
+    app.use(ledgerGuard(deps.ledger.value, deps.run))
+    app.get("/api/ledger", (c) => c.json(c.get("ledger") ?? {}))
+  }
   for (const route of routes) if (route.access === "token") mount(app, route, deps.run)
   loginRoutes(app, deps.auth, deps.run)
   signInRoutes(app, { auth: deps.auth, starts: deps.starts, run: deps.run, access: deps.access, exchange: deps.signIn, teams: deps.teams })

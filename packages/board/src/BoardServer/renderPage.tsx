@@ -20,7 +20,7 @@ export const renderPage = async (
   status: ContentfulStatusCode = 200
 ): Promise<Response> => {
   const page = (
-    <Layout title={frame.title} csrf={c.get("csrf")} current={frame.current} documentTitle={frame.documentTitle} loggedIn={c.get("session") !== undefined} standby={c.get("standby")} {...(frame.live === undefined ? {} : { live: frame.live })}>
+    <Layout title={frame.title} csrf={c.get("csrf")} current={frame.current} documentTitle={frame.documentTitle} loggedIn={c.get("session") !== undefined} ledger={c.get("ledger")} {...(frame.live === undefined ? {} : { live: frame.live })}>
       {content}
     </Layout>
   )

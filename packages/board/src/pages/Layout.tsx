@@ -1,6 +1,14 @@
 import type { Child, FC } from "hono/jsx"
 import { CSRF_FIELD } from "../BoardServer/security"
-import { standbyBanner } from "../BoardServer/standbyGuard"
+import type { LedgerView } from "../BoardLedger"
+import { ledgerLine } from "../BoardServer/ledgerGuard"
+
+/** A standby's banner, or a shared ledger's leader; nothing on SQLite. */
+const LedgerNote = (ledger: LedgerView | undefined) => {
+  const line = ledger === undefined ? undefined : ledgerLine(ledger)
+  if (line === undefined || ledger === undefined) return null
+  return <p class={ledger.standby ? "standby" : "ledger"} data-testid={ledger.standby ? "standby" : "ledger"} role="note">{line}</p>
+}
 
 const NAV: ReadonlyArray<readonly [path: string, label: string]> = [
   ["/", "Needs you"],
@@ -25,8 +33,8 @@ export const Layout: FC<{
   documentTitle?: string | undefined
   /** The request came with a login session: the nav offers to end it. */
   loggedIn?: boolean
-  /** On a standby's Board: who leads the ledger (ADR 0109); the page says it is read-only. */
-  standby?: string | undefined
+  /** The Board's ledger: a standby's page says it is read-only, a shared ledger's says who leads (ADR 0109). */
+  ledger?: LedgerView | undefined
   children?: Child
 }> = (props) => (
   <html lang="en">
@@ -53,9 +61,7 @@ export const Layout: FC<{
           </form>
         ) : null}
       </nav>
-      {props.standby === undefined ? null : (
-        <p class="standby" data-testid="standby" role="note">{standbyBanner(props.standby)}</p>
-      )}
+      {LedgerNote(props.ledger)}
       <div id="flash" data-testid="flash" role="status"></div>
       <main id="main" data-document-title={`${props.documentTitle ?? props.title} · usine`}>
         <h1>{props.title}</h1>

@@ -83,6 +83,7 @@ tr.patch-note td { color: var(--muted); }
 .legend { margin-right: .8rem; } .legend::before { content: ""; display: inline-block; width: .8rem; height: .8rem; background: var(--c); margin-right: .3rem; border-radius: 2px; vertical-align: middle; }
 #flash:empty { display: none; }
 .standby { margin: 0; padding: .4rem 1rem; background: var(--flash-error); font-weight: 600; }
+.ledger { margin: 0; padding: .2rem 1rem; font-size: .85rem; opacity: .8; }
 #flash { padding: .4rem 1rem; background: var(--flash); } #flash.error { background: var(--flash-error); }
 @media (max-width: 40rem) {
   main { padding: .6rem; }

@@ -1,4 +1,5 @@
-import { Console, Effect } from "effect"
+import { Console, Effect, Option } from "effect"
+import type { LedgerView } from "@usine/board/BoardLedger"
 import type { RunsView } from "@usine/board/BoardViews"
 import type { NeedsYouView } from "@usine/board/BoardViews/needsYouView"
 import type { UsageView } from "@usine/board/BoardViews/usageView"
@@ -13,14 +14,16 @@ export const runStatus = ({ config }: { readonly config: string }) =>
   Effect.gen(function* () {
     const loaded = yield* loadConfig(config)
     const get = daemonApi(loaded)
-    const [running, queued, pending, needsYou, workers, usage] = yield* Effect.all(
+    const [running, queued, pending, needsYou, workers, usage, ledger] = yield* Effect.all(
       [
         get<RunsView>("/api/runs?state=Running"),
         get<RunsView>("/api/runs?state=Queued"),
         get<RunsView>("/api/runs?state=Pending"),
         get<NeedsYouView>("/api/needs-you"),
         get<{ readonly workers: ReadonlyArray<WorkerStatus> }>("/api/workers"),
-        get<UsageView>("/api/usage")
+        get<UsageView>("/api/usage"),
+        // A daemon older than ADR 0109's addendum does not answer it: the line is left out.
+        Effect.option(get<LedgerView>("/api/ledger"))
       ],
       { concurrency: "unbounded" }
     )
@@ -30,7 +33,8 @@ export const runStatus = ({ config }: { readonly config: string }) =>
         open: [...running.page.runs, ...queued.page.runs, ...pending.page.runs],
         needsYou,
         workers: workers.workers,
-        usage
+        usage,
+        ledger: Option.getOrUndefined(ledger)
       })
     )
   }).pipe(Effect.catchAll(startupFailed("status")))
