@@ -25,7 +25,9 @@ const fencedLoop = (approval: "required" | "none") => `
  * it fails (exit 3, so nothing is pushed and nothing retried). Its Worker runs it unsandboxed, so it can write there.
  */
 const keeperAgent = (dir: string) => {
-  const script = `cp "$USINE_PROMPT_FILE" "$(mktemp '${dir}/prompts/prompt-XXXXXX')"; while [ ! -e '${dir}/release' ]; do sleep 0.2; done; exit 3`
+  // Copied under a hidden name, then renamed: a test reading the folder never sees a prompt half copied.
+  const script = `t=$(mktemp '${dir}/prompts/.copy-XXXXXX'); cp "$USINE_PROMPT_FILE" "$t"; mv "$t" "${dir}/prompts/prompt-$(date +%s%N)-$$"; ` +
+    `while [ ! -e '${dir}/release' ]; do sleep 0.2; done; exit 3`
   return `agents:\n  keeper:\n    harness: command\n    command: [sh, -c, ${JSON.stringify(script)}]\n`
 }
 
@@ -60,7 +62,7 @@ export const up = (dir: string, sim: StartedSim, token: string, approval: "requi
 
 /** The prompt files the keeper Agent copied, one per Attempt that started. */
 export const prompts = (dir: string): ReadonlyArray<string> =>
-  readdirSync(join(dir, "prompts")).map((name) => readFileSync(join(dir, "prompts", name), "utf8"))
+  readdirSync(join(dir, "prompts")).filter((name) => name.startsWith("prompt-")).sort().map((name) => readFileSync(join(dir, "prompts", name), "utf8"))
 
 export const label = (sim: StartedSim, number: number, actor: string) =>
   Effect.promise(() => sim.control.addLabels({ repo: REPOSITORY, number, labels: ["ready-for-agent"], actor }))
