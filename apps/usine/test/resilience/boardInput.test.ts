@@ -1,15 +1,14 @@
-import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { BOARD_TOKEN, REPOSITORY } from "../support/daemonConfig"
-import { freePort } from "../support/freePort"
 import { scopedDir } from "../support/scopedSim"
 import { type BoardCase, boardCases } from "./support/boardCases"
 import { drainDaemon } from "./support/drainDaemon"
 import { FaultTable } from "./support/FaultTable"
 import { readLedger } from "./support/LedgerSnapshot"
-import { agent, resilienceConfig } from "./support/resilienceConfig"
+import { agent } from "./support/resilienceConfig"
+import { writeResilienceConfig } from "./support/writeResilienceConfig"
 import { scopedWorld } from "./support/ResilienceWorld"
 import { startDaemon } from "./support/startDaemon"
 import { waitFor } from "./support/waitUntil"
@@ -44,17 +43,11 @@ describe("resilience: bad input at the Board", () => {
       const dir = yield* scopedDir
       const world = yield* scopedWorld
       const ledgerFile = join(dir, "state", "ledger.db")
-      writeFileSync(
-        join(dir, "usine.yaml"),
-        resilienceConfig({
-          apiUrl: world.sim.url,
-          token: world.token,
-          boardPort: yield* freePort,
-          agents: { quick: agent("ok", { arg: 50 }) },
-          workers: { local: { root: join(dir, "workspaces"), slots: 1 } },
-          loops: [{ name: "hostile", label: "go", agent: "quick" }]
-        })
-      )
+      yield* writeResilienceConfig(dir, world, {
+        agents: { quick: agent("ok", { arg: 50 }) },
+        workers: { local: { root: join(dir, "workspaces"), slots: 1 } },
+        loops: [{ name: "hostile", label: "go", agent: "quick" }]
+      })
       const table = new FaultTable("bad input at the Board")
       const daemon = yield* startDaemon(dir)
       const issue = yield* world.call(() => world.control.createIssue({ repo: REPOSITORY, title: "one", labels: ["go"] }))

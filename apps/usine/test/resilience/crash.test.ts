@@ -1,8 +1,6 @@
-import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Clock, Effect, Option } from "effect"
-import { freePort } from "../support/freePort"
 import { scopedDir } from "../support/scopedSim"
 import { attemptFolders } from "./support/attemptFolders"
 import { checkAfterRestart, checkLedger } from "./support/checkInvariants"
@@ -11,7 +9,8 @@ import { awaitPhase, isPullsPost, PHASES } from "./support/crashPhases"
 import { drainDaemon } from "./support/drainDaemon"
 import { FaultTable } from "./support/FaultTable"
 import { readLedger } from "./support/LedgerSnapshot"
-import { agent, resilienceConfig } from "./support/resilienceConfig"
+import { agent } from "./support/resilienceConfig"
+import { writeResilienceConfig } from "./support/writeResilienceConfig"
 import { scopedWorld } from "./support/ResilienceWorld"
 import { seededRandom } from "./support/seededRandom"
 import { settleAfterRestart } from "./support/settle"
@@ -32,17 +31,11 @@ describe("resilience: crash", () => {
       const world = yield* scopedWorld
       const root = join(dir, "workspaces")
       const ledgerFile = join(dir, "state", "ledger.db")
-      writeFileSync(
-        join(dir, "usine.yaml"),
-        resilienceConfig({
-          apiUrl: world.sim.url,
-          token: world.token,
-          boardPort: yield* freePort,
-          agents: { quick: agent("ok", { arg: 1_200 }) },
-          workers: { local: { root, slots: 3 } },
-          loops: [{ name: LOOP, label: LABEL, agent: "quick", verify: ["sleep 0.4"] }]
-        })
-      )
+      yield* writeResilienceConfig(dir, world, {
+        agents: { quick: agent("ok", { arg: 1_200 }) },
+        workers: { local: { root, slots: 3 } },
+        loops: [{ name: LOOP, label: LABEL, agent: "quick", verify: ["sleep 0.4"] }]
+      })
       const table = new FaultTable(`crash loop: ${CYCLES} cycles, seed ${SEED}`)
       const random = seededRandom(SEED)
       const matching = new Map<number, ReadonlyArray<string>>()

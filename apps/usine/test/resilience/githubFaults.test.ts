@@ -1,16 +1,15 @@
-import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Clock, Effect } from "effect"
 import { REPOSITORY } from "../support/daemonConfig"
-import { freePort } from "../support/freePort"
 import { scopedDir } from "../support/scopedSim"
 import { checkLedger, checkNoLostEvent } from "./support/checkInvariants"
 import { checkWaitWindows, type WaitWindow } from "./support/checkWaitWindows"
 import { drainDaemon } from "./support/drainDaemon"
 import { FaultTable } from "./support/FaultTable"
 import { queryLedger, readLedger } from "./support/LedgerSnapshot"
-import { agent, resilienceConfig } from "./support/resilienceConfig"
+import { agent } from "./support/resilienceConfig"
+import { writeResilienceConfig } from "./support/writeResilienceConfig"
 import { BOT, scopedWorld } from "./support/ResilienceWorld"
 import { startDaemon } from "./support/startDaemon"
 import { waitFor } from "./support/waitUntil"
@@ -26,17 +25,11 @@ describe("resilience: GitHub faults through the emulator", () => {
       const world = yield* scopedWorld
       const { control } = world
       const ledgerFile = join(dir, "state", "ledger.db")
-      writeFileSync(
-        join(dir, "usine.yaml"),
-        resilienceConfig({
-          apiUrl: world.sim.url,
-          token: world.token,
-          boardPort: yield* freePort,
-          agents: { quick: agent("ok", { arg: 200 }) },
-          workers: { local: { root: join(dir, "workspaces"), slots: 3 } },
-          loops: [{ name: "gh", label: LABEL, agent: "quick", maxAttemptMinutes: 3 }]
-        })
-      )
+      yield* writeResilienceConfig(dir, world, {
+        agents: { quick: agent("ok", { arg: 200 }) },
+        workers: { local: { root: join(dir, "workspaces"), slots: 3 } },
+        loops: [{ name: "gh", label: LABEL, agent: "quick", maxAttemptMinutes: 3 }]
+      })
       const table = new FaultTable("GitHub faults")
       const fault = (label: string, spec: Parameters<typeof control.setFault>[0]) =>
         world.call(() => control.setFault(spec)).pipe(Effect.tap(() => table.inject(label)))

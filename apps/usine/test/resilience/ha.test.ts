@@ -1,11 +1,10 @@
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Option } from "effect"
 import { freshPgDatabase, postgresMissing, psqlOn } from "@usine/testkit/PgCluster"
 import { sshdAvailable } from "../../../../packages/executor/test/sshServer"
 import { REPOSITORY } from "../support/daemonConfig"
-import { freePort } from "../support/freePort"
 import { scopedDir } from "../support/scopedSim"
 import { startUsine, type UsineProcess } from "../support/UsineProcess"
 import { attemptFolders, attemptPhase } from "./support/attemptFolders"
@@ -14,7 +13,8 @@ import { FaultTable } from "./support/FaultTable"
 import type { LedgerSnapshot } from "./support/LedgerSnapshot"
 import { loopbackSshHost } from "./support/loopbackSshHost"
 import { readPgLedger } from "./support/readPgLedger"
-import { agent, resilienceConfig } from "./support/resilienceConfig"
+import { agent } from "./support/resilienceConfig"
+import { writeResilienceConfig } from "./support/writeResilienceConfig"
 import { scopedWorld } from "./support/ResilienceWorld"
 import { seededRandom } from "./support/seededRandom"
 import { waitFor, waitUntil } from "./support/waitUntil"
@@ -74,21 +74,15 @@ describe.skipIf(skip)("resilience: two usine up on one PostgreSQL ledger, an SSH
       const dirs = { a: join(root, "a"), b: join(root, "b") }
       for (const dir of Object.values(dirs)) {
         mkdirSync(dir)
-        writeFileSync(
-          join(dir, "usine.yaml"),
-          resilienceConfig({
-            apiUrl: world.sim.url,
-            token: world.token,
-            boardPort: yield* freePort,
-            agents: { quick: agent("ok", { arg: 4_000 }) },
-            workers: { remote: { root: remoteRoot, slots: 3, host: "ha-worker" } },
-            // An Attempt may live through several of the faults, each costing a takeover and a start (about 7 s):
-            // its wall-clock limit must not be what fails it.
-            loops: [{ name: LOOP, label: "go", agent: "quick", workers: ["remote"], maxAttemptMinutes: 5 }],
-            ledger: JSON.stringify(database),
-            extra: `ha: {takeover_seconds: ${TAKEOVER_SECONDS}}`
-          })
-        )
+        yield* writeResilienceConfig(dir, world, {
+          agents: { quick: agent("ok", { arg: 4_000 }) },
+          workers: { remote: { root: remoteRoot, slots: 3, host: "ha-worker" } },
+          // An Attempt may live through several of the faults, each costing a takeover and a start (about 7 s):
+          // its wall-clock limit must not be what fails it.
+          loops: [{ name: LOOP, label: "go", agent: "quick", workers: ["remote"], maxAttemptMinutes: 5 }],
+          ledger: JSON.stringify(database),
+          extra: `ha: {takeover_seconds: ${TAKEOVER_SECONDS}}`
+        })
       }
       const nodes: Record<Node, UsineProcess | undefined> = { a: undefined, b: undefined }
       let epoch = 1

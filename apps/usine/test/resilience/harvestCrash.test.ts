@@ -1,14 +1,13 @@
-import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Clock, Effect, Option } from "effect"
 import type { LoggedRequest } from "@usine/github-sim/http/RequestLog"
 import { REPOSITORY } from "../support/daemonConfig"
-import { freePort } from "../support/freePort"
 import { scopedDir } from "../support/scopedSim"
 import { isPullsPost } from "./support/crashPhases"
 import { type HarvestScene, harvestScene } from "./support/harvestScene"
-import { agent, resilienceConfig } from "./support/resilienceConfig"
+import { agent } from "./support/resilienceConfig"
+import { writeResilienceConfig } from "./support/writeResilienceConfig"
 import { scopedWorld } from "./support/ResilienceWorld"
 import { killDaemon, startDaemon } from "./support/startDaemon"
 import { waitUntil } from "./support/waitUntil"
@@ -63,17 +62,11 @@ describe("resilience: a crash at any point of harvest", () => {
         const dir = yield* scopedDir
         const world = yield* scopedWorld
         const ledgerFile = join(dir, "state", "ledger.db")
-        writeFileSync(
-          join(dir, "usine.yaml"),
-          resilienceConfig({
-            apiUrl: world.sim.url,
-            token: world.token,
-            boardPort: yield* freePort,
-            agents: { dirty: agent("dirty") },
-            workers: { local: { root: join(dir, "workspaces"), slots: 3 } },
-            loops: [{ name: LOOP, label: LABEL, agent: "dirty", maxAttemptMinutes: 10 }]
-          })
-        )
+        yield* writeResilienceConfig(dir, world, {
+          agents: { dirty: agent("dirty") },
+          workers: { local: { root: join(dir, "workspaces"), slots: 3 } },
+          loops: [{ name: LOOP, label: LABEL, agent: "dirty", maxAttemptMinutes: 10 }]
+        })
         const scenes = (numbers: ReadonlyArray<number>) => Effect.forEach(numbers, (n) => harvestScene(world, ledgerFile, n))
 
         const { numbers, killed } = yield* Effect.scoped(Effect.gen(function* () {

@@ -3,13 +3,13 @@ import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { BOARD_TOKEN, REPOSITORY } from "../support/daemonConfig"
-import { freePort } from "../support/freePort"
 import { scopedDir } from "../support/scopedSim"
 import { checkLedger, checkNoLostEvent } from "./support/checkInvariants"
 import { drainDaemon } from "./support/drainDaemon"
 import { FaultTable } from "./support/FaultTable"
 import { queryLedger, readLedger } from "./support/LedgerSnapshot"
-import { agent, resilienceConfig } from "./support/resilienceConfig"
+import { agent } from "./support/resilienceConfig"
+import { writeResilienceConfig } from "./support/writeResilienceConfig"
 import { scopedWorld } from "./support/ResilienceWorld"
 import { runGit } from "./support/runGit"
 import { startDaemon } from "./support/startDaemon"
@@ -41,20 +41,14 @@ describe("resilience: hostile input from GitHub", () => {
       const world = yield* scopedWorld
       const ledgerFile = join(dir, "state", "ledger.db")
       const table = new FaultTable("hostile input")
-      writeFileSync(
-        join(dir, "usine.yaml"),
-        resilienceConfig({
-          apiUrl: world.sim.url,
-          token: world.token,
-          boardPort: yield* freePort,
-          agents: { quick: agent("ok", { arg: 100 }) },
-          workers: { local: { root: join(dir, "workspaces"), slots: 3 } },
-          loops: [
-            { name: "hostile", label: "go", agent: "quick", prompt: "Work on #{{ item.number }}: {{ item.title }}\n{{ item.body }}" },
-            { name: "hostile-pr", on: "pull_requests", label: "go-pr", agent: "quick", prompt: "Review {{ item.title }} on {{ item.headRef }}" }
-          ]
-        })
-      )
+      yield* writeResilienceConfig(dir, world, {
+        agents: { quick: agent("ok", { arg: 100 }) },
+        workers: { local: { root: join(dir, "workspaces"), slots: 3 } },
+        loops: [
+          { name: "hostile", label: "go", agent: "quick", prompt: "Work on #{{ item.number }}: {{ item.title }}\n{{ item.body }}" },
+          { name: "hostile-pr", on: "pull_requests", label: "go-pr", agent: "quick", prompt: "Review {{ item.title }} on {{ item.headRef }}" }
+        ]
+      })
       // Pull requests from branches pushed with real git: one named as a shell command, one as Dependabot names them.
       const clone = join(dir, "clone")
       yield* Effect.orDie(runGit(dir, "clone", "--quiet", world.sim.authenticatedCloneUrl(REPOSITORY, world.token), clone))

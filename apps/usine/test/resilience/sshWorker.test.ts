@@ -1,10 +1,9 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { sshdAvailable } from "../../../../packages/executor/test/sshServer"
 import { REPOSITORY } from "../support/daemonConfig"
-import { freePort } from "../support/freePort"
 import { scopedDir } from "../support/scopedSim"
 import { attemptFolders } from "./support/attemptFolders"
 import { checkLedger } from "./support/checkInvariants"
@@ -12,7 +11,8 @@ import { drainDaemon } from "./support/drainDaemon"
 import { FaultTable } from "./support/FaultTable"
 import { loopbackSshHost } from "./support/loopbackSshHost"
 import { readLedger } from "./support/LedgerSnapshot"
-import { agent, resilienceConfig } from "./support/resilienceConfig"
+import { agent } from "./support/resilienceConfig"
+import { writeResilienceConfig } from "./support/writeResilienceConfig"
 import { scopedWorld } from "./support/ResilienceWorld"
 import { startDaemon } from "./support/startDaemon"
 import { waitFor } from "./support/waitUntil"
@@ -47,17 +47,11 @@ describe("resilience: an SSH Worker that drops mid-Attempt", () => {
       const table = new FaultTable("SSH Worker drops")
       const ssh = yield* loopbackSshHost(dir, "resilience-worker")
       const remoteRoot = join(dir, "remote-root")
-      writeFileSync(
-        join(dir, "usine.yaml"),
-        resilienceConfig({
-          apiUrl: world.sim.url,
-          token: world.token,
-          boardPort: yield* freePort,
-          agents: { slow: agent("slow", { arg: 6_000 }) },
-          workers: { remote: { root: remoteRoot, slots: 1, host: "resilience-worker" } },
-          loops: [{ name: "remote", label: "go", agent: "slow", workers: ["remote"] }]
-        })
-      )
+      yield* writeResilienceConfig(dir, world, {
+        agents: { slow: agent("slow", { arg: 6_000 }) },
+        workers: { remote: { root: remoteRoot, slots: 1, host: "resilience-worker" } },
+        loops: [{ name: "remote", label: "go", agent: "slow", workers: ["remote"] }]
+      })
       const daemon = yield* startDaemon(dir, { env: ssh.env })
       const issue = yield* world.call(() => world.control.createIssue({ repo: REPOSITORY, title: "over ssh", labels: ["go"] }))
       table.assert("the agent starts on the SSH Worker", yield* waitFor(() => attemptFolders(remoteRoot).some((f) => f.agentRunning), "60 seconds"), "it never ran")

@@ -1,9 +1,8 @@
-import { rmSync, writeFileSync } from "node:fs"
+import { rmSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { REPOSITORY } from "../support/daemonConfig"
-import { freePort } from "../support/freePort"
 import { board } from "../support/http"
 import { scopedDir } from "../support/scopedSim"
 import { checkLedger } from "./support/checkInvariants"
@@ -11,7 +10,8 @@ import { drainDaemon } from "./support/drainDaemon"
 import { FaultTable } from "./support/FaultTable"
 import { queryLedger, readLedger } from "./support/LedgerSnapshot"
 import { isAlive } from "./support/ourProcesses"
-import { agent, resilienceConfig } from "./support/resilienceConfig"
+import { agent } from "./support/resilienceConfig"
+import { writeResilienceConfig } from "./support/writeResilienceConfig"
 import { scopedWorld } from "./support/ResilienceWorld"
 import { fillDisk, scopedTmpfs } from "./support/scopedTmpfs"
 import { startDaemon } from "./support/startDaemon"
@@ -36,27 +36,21 @@ describe("resilience: Worker faults", () => {
         { name: "garbage", label: "garbage", agent: "garbage", workers: local },
         ...(Either.isRight(tiny) ? [{ name: "disk", label: "disk", agent: "quick", workers: ["tiny"] }] : [])
       ]
-      writeFileSync(
-        join(dir, "usine.yaml"),
-        resilienceConfig({
-          apiUrl: world.sim.url,
-          token: world.token,
-          boardPort: yield* freePort,
-          agents: {
-            quick: agent("ok", { arg: 100 }),
-            fails: agent("fail"),
-            // Its "once" marker in its worktree: the sandbox lets it write nothing else; the stalled Attempt's salvage carries it on.
-            hangs: agent("hang", { arg: "hung-once" }),
-            floods: agent("flood", { arg: 8 * 1024 * 1024 }),
-            garbage: agent("badjson", { harness: "codex" })
-          },
-          workers: {
-            local: { root: join(dir, "workspaces"), slots: 4 },
-            ...(Either.isRight(tiny) ? { tiny: { root: tiny.right, slots: 1 } } : {})
-          },
-          loops
-        })
-      )
+      yield* writeResilienceConfig(dir, world, {
+        agents: {
+          quick: agent("ok", { arg: 100 }),
+          fails: agent("fail"),
+          // Its "once" marker in its worktree: the sandbox lets it write nothing else; the stalled Attempt's salvage carries it on.
+          hangs: agent("hang", { arg: "hung-once" }),
+          floods: agent("flood", { arg: 8 * 1024 * 1024 }),
+          garbage: agent("badjson", { harness: "codex" })
+        },
+        workers: {
+          local: { root: join(dir, "workspaces"), slots: 4 },
+          ...(Either.isRight(tiny) ? { tiny: { root: tiny.right, slots: 1 } } : {})
+        },
+        loops
+      })
       if (Either.isRight(tiny)) table.inject(`workspace root on a 2 MiB tmpfs filled (${fillDisk(join(tiny.right, "filler"))} bytes)`)
 
       const daemon = yield* startDaemon(dir)
